@@ -1,0 +1,1 @@
+# bench: owned by the bench work; see Makefile.am.

@@ -1,0 +1,2 @@
+# fips/: owned by the gate work.
+EXTRA_DIST += fips/fips.h

@@ -1,0 +1,1 @@
+# kernel-patches: owned by the kernel-patches work; see Makefile.am.

@@ -1,0 +1,1 @@
+# man: owned by the man work; see Makefile.am.

@@ -1,0 +1,1 @@
+# rngd: owned by the rngd work; see Makefile.am.

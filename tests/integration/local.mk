@@ -1,0 +1,1 @@
+# tests/integration: owned by the tests/integration work; see Makefile.am.

@@ -1,0 +1,1 @@
+# tests/unit: owned by the tests/unit work; see Makefile.am.
