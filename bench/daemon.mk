@@ -1,0 +1,1 @@
+# bench/daemon.mk: see Makefile.am for who owns which fragment.

@@ -1,0 +1,1 @@
+# fips/rngtest.mk: see Makefile.am for who owns which fragment.

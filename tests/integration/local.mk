@@ -1,1 +1,0 @@
-# tests/integration: owned by the tests/integration work; see Makefile.am.

@@ -1,0 +1,1 @@
+# tests/integration/rngtest.mk: see Makefile.am for who owns which fragment.

@@ -1,0 +1,1 @@
+# tests/integration/sources.mk: see Makefile.am for who owns which fragment.

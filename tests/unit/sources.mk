@@ -1,0 +1,1 @@
+# tests/unit/sources.mk: see Makefile.am for who owns which fragment.
