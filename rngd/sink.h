@@ -43,9 +43,24 @@ struct rng_sink_kernel_config {
 	unsigned int topup_bytes;      /* bytes mixed per top-up; default 64 */
 	int watermark_bits;            /* -W: pre-5.18 kernels; <0 means default */
 	bool legacy_watermark;         /* force the watermark path (auto on < 5.18) */
+	/*
+	 * Watermark path: how often entropy_avail is looked at. Both paths:
+	 * how long demand() stays 0 after a failed write or a zero-credit
+	 * write before the pool is ready (more of it could not help). Default
+	 * 1000; 0 is invalid.
+	 */
+	unsigned int poll_interval_ms;
 };
 
 void rng_sink_kernel_config_default(struct rng_sink_kernel_config *cfg);
+/*
+ * Opens cfg->device O_WRONLY: call before privileges drop. -EINVAL for a
+ * zero topup_interval_s, topup_bytes or poll_interval_ms; -errno of open().
+ * write() returns the -errno of RNDADDENTROPY or RNDRESEEDCRNG (-ENOTTY
+ * when the device is not the kernel's random device).
+ */
 int rng_sink_kernel_open(struct rng_sink *s, const struct rng_sink_kernel_config *cfg);
+/* For logs and STATUS=: the sink's phase in words, written into @buf. */
+const char *rng_sink_kernel_describe(const struct rng_sink *s, char *buf, size_t size);
 
 #endif /* RNGD_SINK_H */
