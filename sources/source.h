@@ -39,7 +39,22 @@ struct rng_source_ops {
 	void (*close)(struct rng_source *src);
 	/* -O name:key:value; -EINVAL for an unknown key or bad value. NULL: no keys. */
 	int (*set_option)(struct rng_source *src, const char *key, const char *value);
+	/*
+	 * Optional: free src->priv for good (close() may be followed by a new
+	 * open(), so it keeps priv). NULL: the source keeps nothing in priv
+	 * that needs freeing.
+	 */
+	void (*destroy)(struct rng_source *src);
 };
+
+/*
+ * Return codes with a fixed meaning for the daemon's loop:
+ *  open() -> -ENODATA: the source is exhausted for good (a regular file
+ *            read to its end); never retried, since re-reading would
+ *            credit the same bytes twice.
+ *  read() -> 0: end of data for now; the loop closes the source and
+ *            re-opens it with back-off.
+ */
 
 struct rng_source {
 	const struct rng_source_ops *ops;
@@ -70,6 +85,9 @@ int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
  * source uses.
  */
 ssize_t rng_read_full(int fd, void *buf, size_t len);
+
+/* destroy() if the source has one; the caller has closed it already. */
+void rng_source_destroy(struct rng_source *src);
 
 extern const struct rng_source_ops rng_source_hwrng_ops;
 extern const struct rng_source_ops rng_source_file_ops;
