@@ -69,12 +69,15 @@ static int write_quality(const struct hwrng_quality *q, int quality)
 	char text[16];
 	int len = snprintf(text, sizeof(text), "%d\n", quality);
 	struct statfs fs;
+	ssize_t n;
 
-	if (pwrite(q->quality_fd, text, (size_t)len, 0) != len)
-		return errno ? -errno : -EIO;
 	/* A stand-in folder of regular files (tests) must not keep old digits. */
 	if (fstatfs(q->quality_fd, &fs) == 0 && fs.f_type != SYSFS_MAGIC)
-		(void)ftruncate(q->quality_fd, len);
+		(void)ftruncate(q->quality_fd, 0);
+	errno = 0;
+	n = pwrite(q->quality_fd, text, (size_t)len, 0);
+	if (n != len)
+		return n < 0 && errno ? -errno : -EIO;
 	return 0;
 }
 
@@ -216,7 +219,7 @@ void hwrng_quality_restore(struct hwrng_quality *q)
 	q->note[0] = '\0';
 	if (q->applied && q->quality_fd >= 0 && q->saved_quality > 0 &&
 	    read_line(q->current_fd, cur, sizeof(cur)) == 0) {
-		if (strcmp(cur, q->device))
+		if (strcmp(cur, q->device) != 0)
 			note_add(q, "%s is no longer current: rng_quality left alone",
 				 q->device);
 		else if (write_quality(q, q->saved_quality) == 0)
@@ -226,7 +229,7 @@ void hwrng_quality_restore(struct hwrng_quality *q)
 				 q->saved_quality);
 	}
 	for (int i = 0; i < q->n_touched; i++)
-		if (strcmp(q->touched[i].device, q->device) && q->touched[i].quality > 0)
+		if (strcmp(q->touched[i].device, q->device) != 0 && q->touched[i].quality > 0)
 			note_add(q, "%s: rng_quality stays 0 (was %d; only the current device's can be set)",
 				 q->touched[i].device, q->touched[i].quality);
 	q->applied = false;

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,10 +118,21 @@ static int linux_version(unsigned int *major, unsigned int *minor)
 {
 	struct utsname u;
 
+	unsigned long v;
+	char *end;
+
 	if (uname(&u) < 0)
 		return -errno;
-	if (sscanf(u.release, "%u.%u", major, minor) != 2)
+	/* "6.1.0-18-amd64": only the first two numbers matter. */
+	errno = 0;
+	v = strtoul(u.release, &end, 10);
+	if (errno || end == u.release || *end != '.' || v > UINT_MAX)
 		return -EBADMSG;
+	*major = (unsigned int)v;
+	v = strtoul(end + 1, &end, 10);
+	if (errno || v > UINT_MAX)
+		return -EBADMSG;
+	*minor = (unsigned int)v;
 	return 0;
 }
 
@@ -136,3 +146,9 @@ const struct kernel_entropy_ops kernel_entropy_linux = {
 	.poolsize = linux_poolsize,
 	.version = linux_version,
 };
+
+/* Here rather than in sink_kernel.c, so its tests link without real calls. */
+int rng_sink_kernel_open(struct rng_sink *s, const struct rng_sink_kernel_config *cfg)
+{
+	return rng_sink_kernel_open_ops(s, cfg, &kernel_entropy_linux);
+}

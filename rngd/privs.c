@@ -33,7 +33,7 @@
 #define PRIVS_NSS_BUF 16384
 /* A second rngd may look while the first is writing its pid: wait this long. */
 #define PIDFILE_READ_TRIES 20
-#define PIDFILE_READ_PAUSE_NS (5 * 1000 * 1000)
+#define PIDFILE_READ_PAUSE_NS 5000000L
 
 /* ---- names to ids ---------------------------------------------------- */
 
@@ -151,8 +151,9 @@ int privs_drop(const char *user_group)
 	char user[PRIVS_NAME_MAX];
 	const char *colon = strchr(user_group, ':');
 	size_t user_len = colon ? (size_t)(colon - user_group) : strlen(user_group);
-	uid_t uid;
-	gid_t gid;
+	/* -1 is no one: what a lookup that somehow set nothing would leave. */
+	uid_t uid = (uid_t)-1;
+	gid_t gid = (gid_t)-1;
 	int r;
 
 	if (user_len == 0 || user_len >= sizeof(user) || (colon && !colon[1]))
@@ -167,6 +168,8 @@ int privs_drop(const char *user_group)
 		if (r < 0)
 			return r;
 	}
+	if (uid == (uid_t)-1 || gid == (gid_t)-1)
+		return -ESRCH;
 
 	r = drop_bounding_set();
 	if (r < 0)

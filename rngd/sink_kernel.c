@@ -222,11 +222,6 @@ int rng_sink_kernel_open_ops(struct rng_sink *s, const struct rng_sink_kernel_co
 	return 0;
 }
 
-int rng_sink_kernel_open(struct rng_sink *s, const struct rng_sink_kernel_config *cfg)
-{
-	return rng_sink_kernel_open_ops(s, cfg, &kernel_entropy_linux);
-}
-
 const char *rng_sink_kernel_describe(const struct rng_sink *s, char *buf, size_t size)
 {
 	const struct kernel_sink *ks = s->priv;
