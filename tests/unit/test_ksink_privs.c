@@ -6,6 +6,8 @@
  */
 #include <config.h>
 
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -132,6 +134,75 @@ static void test_drop_to_nobody(void **state)
 	c.uid = 64123;
 	c.gid = 64124;
 	assert_int_equal(run_child(child_drop, &c), CHILD_OK);
+}
+
+/*
+ * What a systemd unit gives rngd: root limited to the unit's
+ * CapabilityBoundingSet=. rngd.service has CAP_SYS_ADMIN CAP_SETUID
+ * CAP_SETGID CAP_SETPCAP; without CAP_SETPCAP the bounding set cannot be
+ * trimmed, but the drop must still leave only CAP_SYS_ADMIN usable.
+ */
+struct unit_case {
+	struct drop_case who;
+	unsigned long long bounding;       /* the unit's CapabilityBoundingSet= */
+	unsigned long long bounding_after; /* CapBnd once rngd dropped */
+};
+
+static int child_drop_like_a_unit(const void *p)
+{
+	const struct unit_case *c = p;
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+		if (!(c->bounding & (1ull << cap)) && prctl(PR_CAPBSET_DROP, cap, 0L, 0L, 0L) < 0)
+			return 110;
+	memset(data, 0, sizeof(data));
+	data[0].permitted = data[0].effective = (uint32_t)c->bounding;
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return 111;
+	if (status_hex("CapBnd") != c->bounding || status_hex("CapEff") != c->bounding)
+		return 112;
+	if (privs_drop(c->who.arg) != 0)
+		return CHILD_DROP_FAILED;
+	if (getuid() != c->who.uid || getgid() != c->who.gid)
+		return CHILD_WRONG_UID;
+	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPEFF;
+	if (status_hex("CapPrm") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPPRM;
+	if (status_hex("CapBnd") != c->bounding_after)
+		return CHILD_WRONG_CAPBND;
+	/* no_new_privs keeps execve() from using what the bounding set holds. */
+	if (status_hex("NoNewPrivs") != 1)
+		return CHILD_NO_NNP;
+	if (setuid(0) == 0)
+		return CHILD_CAN_REGAIN_ROOT;
+	return CHILD_OK;
+}
+
+static void test_drop_in_a_units_bounding_set(void **state)
+{
+	const unsigned long long ids = (1ull << CAP_SETUID) | (1ull << CAP_SETGID);
+	struct passwd *pw;
+	struct unit_case c;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pw = getpwnam("nobody");
+	assert_non_null(pw);
+	c.who.arg = "nobody";
+	c.who.uid = pw->pw_uid;
+	c.who.gid = pw->pw_gid;
+	/* rngd.service as shipped. */
+	c.bounding = CAP_SYS_ADMIN_MASK | ids | (1ull << CAP_SETPCAP);
+	c.bounding_after = CAP_SYS_ADMIN_MASK;
+	assert_int_equal(run_child(child_drop_like_a_unit, &c), CHILD_OK);
+	/* A drop-in without CAP_SETPCAP. */
+	c.bounding = CAP_SYS_ADMIN_MASK | ids;
+	c.bounding_after = c.bounding;
+	assert_int_equal(run_child(child_drop_like_a_unit, &c), CHILD_OK);
 }
 
 static int child_drop_expect(const void *p)
@@ -318,6 +389,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drop_to_nobody),
+		cmocka_unit_test(test_drop_in_a_units_bounding_set),
 		cmocka_unit_test(test_drop_bad_arguments),
 		cmocka_unit_test(test_drop_without_privileges_fails),
 		cmocka_unit_test_setup_teardown(test_pidfile_second_lock_names_holder,
