@@ -1,1 +1,19 @@
-# tests/integration/daemon.mk: see Makefile.am for who owns which fragment.
+# tests/integration/daemon.mk: the daemon's host tests. Every test that
+# runs rngd runs it through guard.sh (private mount namespace, /dev/random
+# covered by a file that must stay empty unless the test means to write).
+check_PROGRAMS += tests/integration/daemon-helper
+tests_integration_daemon_helper_SOURCES = tests/integration/daemon-helper.c
+tests_integration_daemon_helper_LDADD = fips/libfips.a $(FIPS_LIBS) -lm
+
+DAEMON_INTEGRATION_TESTS = \
+	tests/integration/daemon-guard.sh \
+	tests/integration/daemon-random.sh \
+	tests/integration/daemon-bad-input.sh \
+	tests/integration/daemon-quarantine.sh \
+	tests/integration/daemon-fifo.sh \
+	tests/integration/daemon-signals.sh \
+	tests/integration/daemon-options.sh
+TESTS += $(DAEMON_INTEGRATION_TESTS)
+EXTRA_DIST += $(DAEMON_INTEGRATION_TESTS) \
+	tests/integration/daemon-lib.sh \
+	tests/integration/guard.sh
