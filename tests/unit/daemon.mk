@@ -1,1 +1,31 @@
-# tests/unit/daemon.mk: see Makefile.am for who owns which fragment.
+# tests/unit/daemon.mk: cmocka tests of the daemon's option/config parsing
+# and credit policy, each also built with ASan+UBSan (the _asan twins).
+DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c \
+	rngd/options.c rngd/config.c rngd/options.h
+DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
+DAEMON_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit
+TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit
+
+tests_unit_test_daemon_options_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
+tests_unit_test_daemon_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_options_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_daemon_credit_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
+tests_unit_test_daemon_credit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_credit_LDADD = $(CMOCKA_LIBS) -lm
+
+if HAVE_ASAN
+check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan
+TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan
+tests_unit_test_daemon_options_asan_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
+tests_unit_test_daemon_options_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_options_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_options_asan_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_daemon_credit_asan_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
+tests_unit_test_daemon_credit_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_credit_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_credit_asan_LDADD = $(CMOCKA_LIBS) -lm
+endif
+endif
