@@ -180,7 +180,7 @@ boot() {
 	qemu_pid=$!
 	while kill -0 "$qemu_pid" 2>/dev/null; do
 		# Every "HOST send-frames N" line asks for N seconds of frames.
-		n=$(grep -oE 'HOST send-frames [0-9]+' "$log" | wc -l)
+		n=$({ grep -oE 'HOST send-frames [0-9]+' "$log" || true; } | wc -l)
 		while [ "$handled" -lt "$n" ]; do
 			handled=$((handled + 1))
 			line=$(grep -oE 'HOST send-frames [0-9]+' "$log" | sed -n "${handled}p")

@@ -152,10 +152,14 @@ partial)
 	dd if=/dev/hwrng of=/dev/null bs=4096 count=1000 2>/dev/null &
 	reader=$!
 	sleep 1
+	alive_before=no
+	kill -0 $reader 2>/dev/null && alive_before=yes
 	echo "$DEV" > $D/unbind
 	i=0
 	while kill -0 $reader 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	if kill -0 $reader 2>/dev/null; then
+	if [ $alive_before = no ]; then
+		result removal FAIL "the reader had ended before the unbind: nothing was tested"
+	elif kill -0 $reader 2>/dev/null; then
 		kill $reader
 		result removal FAIL "a reader blocked on $DEV was still waiting 5 s after unbind"
 	else
