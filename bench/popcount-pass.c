@@ -55,6 +55,8 @@ int main(int argc, char **argv)
 	buf = malloc(size > 0 ? (size_t)size : 1);
 	if (!buf || size < BLOCK_BYTES || fread(buf, 1, (size_t)size, f) != (size_t)size) {
 		fprintf(stderr, "popcount-pass: cannot read %s (need at least one block)\n", argv[1]);
+		free(buf);
+		fclose(f);
 		return 1;
 	}
 	fclose(f);

@@ -114,7 +114,9 @@ check "-p > /dev/full: one clear line" grep -q '^rngtest: error writing to outpu
 mkfifo "$work/fifo"
 exec 3<>"$work/fifo"
 head -c $((4 + 4 * BLOCK)) /dev/urandom >&3
-"$ours" <"$work/fifo" 2>"$work/sig.err" &
+# Only this shell may hold the FIFO's write end, or the tool never sees EOF;
+# timeout keeps a bug from hanging the suite.
+timeout 20 "$ours" <"$work/fifo" 2>"$work/sig.err" 3>&- &
 pid=$!
 for _ in $(seq 50); do
 	grep -q 'starting FIPS' "$work/sig.err" 2>/dev/null && break
@@ -133,6 +135,23 @@ check "SIGTERM: report shows the 4 blocks read" [ \
 # ---- timed and block reports.
 run stats -c 25 -b 10 </dev/urandom
 check "-b 10 -c 25: three reports" [ "$(grep -c 'bits received' "$work/stats.err")" = 3 ]
+# -t 1: three blocks at once, then one more after 1.3 s: a report after the
+# fourth block (the first block tested more than a second after the start),
+# then the final one when the input ends.
+mkfifo "$work/slow"
+exec 4<>"$work/slow"
+head -c $((4 + 3 * BLOCK)) /dev/urandom >&4
+timeout 20 "$ours" -t 1 <"$work/slow" 2>"$work/timed.err" 4>&- &
+pid=$!
+sleep 1.3
+head -c $BLOCK /dev/urandom >&4
+sleep 0.3
+exec 4>&-
+rc=0
+wait "$pid" || rc=$?
+check "-t 1: two reports" [ "$(grep -c 'bits received' "$work/timed.err")" = 2 ]
+check "-t 1: the timed report came after block 4" \
+	[ "$(grep -m 1 'bits received' "$work/timed.err")" = "rngtest: bits received from input: $(((4 + 4 * BLOCK) * 8))" ]
 
 # ---- SP 800-90B.
 rc=0
