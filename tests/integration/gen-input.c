@@ -12,6 +12,9 @@
  *   zeros         all zero
  *   pattern4      one 4-byte pattern (half ones) over and over
  *   biased=PPM    independent bits, P(1) = PPM / 1e6
+ *   markov=PPM    each bit flips the one before with P = PPM / 1e6: near
+ *                 0.518 or 0.482 the runs-of-1 counts sit on the runs
+ *                 test's edges (2685, 2315)
  *   runs          random blocks each with a planted run of 25 or 26 equal
  *                 bits at a varying bit offset, including runs at a block's
  *                 first and last bit and runs of 26 split by a block edge
@@ -119,6 +122,24 @@ static void gen_biased(struct prng *p, uint8_t *buf, size_t len, uint32_t ppm)
 	}
 }
 
+/* Carries the last bit across chunks, so chunked output equals one piece. */
+static void gen_markov(struct prng *p, uint8_t *buf, size_t len, uint32_t ppm, int *last)
+{
+	uint64_t threshold = ((uint64_t)ppm << 32) / 1000000u;
+	int bit = *last;
+
+	for (size_t i = 0; i < len; i++) {
+		uint8_t byte = 0;
+
+		for (int b = 0; b < 8; b++) {
+			bit ^= (prng_next(p) >> 32) < threshold;
+			byte = (uint8_t)(byte << 1 | bit);
+		}
+		buf[i] = byte;
+	}
+	*last = bit;
+}
+
 static void gen_runs(struct prng *p, uint8_t *buf, size_t len, size_t header)
 {
 	size_t bits_len = len * 8;
@@ -167,12 +188,7 @@ static void gen_periodic(struct prng *p, uint8_t *buf, size_t len, size_t header
 		memcpy(buf + header + k * BLOCK_BYTES, special, BLOCK_BYTES);
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: gen-input [-s SEED] [-H HEADER] [-P PERIOD] "
-		"random|zeros|pattern4|biased=PPM|runs|repeat|zeroblocks BYTES\n");
-	return 2;
-}
+static int usage(void);
 
 static bool parse_u64(const char *s, unsigned long long *out)
 {
@@ -183,15 +199,75 @@ static bool parse_u64(const char *s, unsigned long long *out)
 	return errno == 0 && end != s && *end == '\0' && *s != '-';
 }
 
+static int write_all(const uint8_t *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(STDOUT_FILENO, buf, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			/* A reader that stops early (rngtest -c) is not an error. */
+			if (errno != EPIPE)
+				perror("gen-input: write");
+			return -1;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * The kinds without block structure are made a chunk at a time, so a
+ * million-block input needs no gigabytes of memory. Chunks are a multiple
+ * of 8 bytes, so the bytes are the same as made in one piece.
+ */
+static int stream_kind(struct prng *p, const char *kind, unsigned long long bytes)
+{
+	static const uint8_t pattern[4] = { 0x5a, 0xc3, 0x96, 0x0f };
+	enum { CHUNK = 1 << 20 };
+	static uint8_t chunk[CHUNK];
+	unsigned long long ppm = 0;
+	int markov_bit = 0;
+
+	if ((strncmp(kind, "biased=", 7) == 0 || strncmp(kind, "markov=", 7) == 0) &&
+	    (!parse_u64(kind + 7, &ppm) || ppm > 1000000))
+		return usage(), -1;
+	for (unsigned long long off = 0; off < bytes; off += CHUNK) {
+		size_t n = bytes - off < CHUNK ? (size_t)(bytes - off) : CHUNK;
+
+		if (kind[0] == 'r')
+			fill_random(p, chunk, n);
+		else if (kind[0] == 'z')
+			memset(chunk, 0, n);
+		else if (kind[0] == 'p')
+			for (size_t i = 0; i < n; i++)
+				chunk[i] = pattern[i % 4];
+		else if (kind[0] == 'm')
+			gen_markov(p, chunk, n, (uint32_t)ppm, &markov_bit);
+		else
+			gen_biased(p, chunk, n, (uint32_t)ppm);
+		if (write_all(chunk, n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: gen-input [-s SEED] [-H HEADER] [-P PERIOD] "
+		"random|zeros|pattern4|biased=PPM|markov=PPM|runs|repeat|zeroblocks BYTES\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long long seed = 1, header = 4, period = 8, bytes, ppm;
-	static const uint8_t pattern[4] = { 0x5a, 0xc3, 0x96, 0x0f };
+	unsigned long long seed = 1, header = 4, period = 8, bytes;
 	const char *kind;
 	struct prng prng;
 	uint8_t *buf;
-	size_t done;
-	int c;
+	int c, r;
 
 	while ((c = getopt(argc, argv, "s:H:P:")) != -1) {
 		unsigned long long *dst = c == 's' ? &seed : c == 'H' ? &header :
@@ -203,24 +279,18 @@ int main(int argc, char **argv)
 	if (argc - optind != 2 || !parse_u64(argv[optind + 1], &bytes) || period == 0)
 		return usage();
 	kind = argv[optind];
+	prng_seed(&prng, seed);
+	if (strcmp(kind, "random") == 0 || strcmp(kind, "zeros") == 0 ||
+	    strcmp(kind, "pattern4") == 0 || strncmp(kind, "biased=", 7) == 0 ||
+	    strncmp(kind, "markov=", 7) == 0)
+		return stream_kind(&prng, kind, bytes) < 0 ? 1 : 0;
+
 	buf = calloc(1, bytes ? bytes : 1);
 	if (!buf) {
 		fprintf(stderr, "gen-input: out of memory for %llu bytes\n", bytes);
 		return 1;
 	}
-	prng_seed(&prng, seed);
-
-	if (strcmp(kind, "random") == 0) {
-		fill_random(&prng, buf, bytes);
-	} else if (strcmp(kind, "zeros") == 0) {
-		/* calloc'd */
-	} else if (strcmp(kind, "pattern4") == 0) {
-		for (size_t i = 0; i < bytes; i++)
-			buf[i] = pattern[i % 4];
-	} else if (strncmp(kind, "biased=", 7) == 0 && parse_u64(kind + 7, &ppm) &&
-		   ppm <= 1000000) {
-		gen_biased(&prng, buf, bytes, (uint32_t)ppm);
-	} else if (strcmp(kind, "runs") == 0) {
+	if (strcmp(kind, "runs") == 0) {
 		gen_runs(&prng, buf, bytes, header);
 	} else if (strcmp(kind, "repeat") == 0 || strcmp(kind, "zeroblocks") == 0) {
 		gen_periodic(&prng, buf, bytes, header, period, kind[0] == 'z');
@@ -228,19 +298,7 @@ int main(int argc, char **argv)
 		free(buf);
 		return usage();
 	}
-
-	for (done = 0; done < bytes;) {
-		ssize_t w = write(STDOUT_FILENO, buf + done, bytes - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			perror("gen-input: write");
-			free(buf);
-			return 1;
-		}
-		done += (size_t)w;
-	}
+	r = write_all(buf, bytes);
 	free(buf);
-	return 0;
+	return r < 0 ? 1 : 0;
 }
