@@ -5,9 +5,24 @@
 
 #include "sources/source.h"
 
-/* Order is the default priority order shown by rngd -l. */
+/*
+ * Order is the order rngd -l shows. Padlock and rdrand are listed on every
+ * build, x86 or not: elsewhere their probe says why they cannot work. The
+ * library-backed sources exist only when configure found their library.
+ */
 const struct rng_source_ops *const rng_source_registry[] = {
 	&rng_source_hwrng_ops,
+	&rng_source_padlock_ops,
+#ifdef HAVE_TSS2_ESYS
+	&rng_source_tpm2_ops,
+#endif
+#ifdef HAVE_LIBTSPI
+	&rng_source_tpm_ops,
+#endif
+	&rng_source_rdrand_ops,
+#ifdef HAVE_LIBGCRYPT
+	&rng_source_sysstat_ops,
+#endif
 	&rng_source_file_ops,
 	NULL,
 };

@@ -92,5 +92,10 @@ void rng_source_destroy(struct rng_source *src);
 extern const struct rng_source_ops rng_source_hwrng_ops;
 extern const struct rng_source_ops rng_source_file_ops;
 /* Issue 4's sources declare their ops here as they land. */
+extern const struct rng_source_ops rng_source_padlock_ops;  /* sources/padlock.c */
+extern const struct rng_source_ops rng_source_rdrand_ops;   /* sources/rdrand.c */
+extern const struct rng_source_ops rng_source_tpm_ops;      /* sources/tpm_tss.c, HAVE_LIBTSPI */
+extern const struct rng_source_ops rng_source_tpm2_ops;     /* sources/tpm2.c, HAVE_TSS2_ESYS */
+extern const struct rng_source_ops rng_source_sysstat_ops;  /* sources/sysstat.c, HAVE_LIBGCRYPT */
 
 #endif /* RNGD_SOURCE_H */
