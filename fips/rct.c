@@ -97,13 +97,21 @@ static inline uint64_t load_le(const uint8_t *p, size_t n)
 	return v;
 }
 
+static inline uint64_t load_le8(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? v : __builtin_bswap64(v);
+}
+
 FIPS_HOT
 static void mark_repeats(const uint8_t *block, uint8_t before, bool have_before,
 			 uint64_t repeats[CHUNKS])
 {
 	for (size_t c = 0; c < CHUNKS; c++) {
 		size_t n = c + 1 < CHUNKS ? 8 : SAMPLE_BYTES - 8 * c;
-		uint64_t x = load_le(block + 8 * c, n);
+		uint64_t x = n == 8 ? load_le8(block + 8 * c) : load_le(block + 8 * c, n);
 		uint64_t prev = c ? block[8 * c - 1] : before;
 		uint64_t valid = n == 8 ? HIGH1 : HIGH1 >> (8 * (8 - n));
 

@@ -113,6 +113,7 @@ bool ref_repeat(struct ref_repeat *r, const uint8_t *block)
 	unsigned int remembered = r->count < 64 ? r->count : 64;
 	bool fail = false;
 
+	/* cppcheck-suppress knownConditionTrueFalse ; count grows with every call */
 	for (unsigned int i = 0; i < remembered; i++)
 		if (memcmp(r->blocks[i], block, REF_BLOCK_BYTES) == 0)
 			fail = true;

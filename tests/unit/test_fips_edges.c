@@ -53,7 +53,7 @@ static void rules_at_their_edges(void **state)
 	assert_false(fips_long_run_ok(26));
 	for (unsigned int v = 0; v < 2; v++) {
 		for (unsigned int k = 0; k < 6; k++) {
-			uint32_t beyond[4] = { runs_lo[k] - 1, runs_lo[k], runs_hi[k], runs_hi[k] + 1 };
+			const uint32_t beyond[4] = { runs_lo[k] - 1, runs_lo[k], runs_hi[k], runs_hi[k] + 1 };
 
 			for (unsigned int e = 0; e < 4; e++) {
 				memcpy(runs[0], runs_lo, sizeof(runs_lo));

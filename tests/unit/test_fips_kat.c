@@ -62,7 +62,7 @@ static void known_answers(void **state)
 		unsigned long long seed;
 		double param;
 		unsigned int sum, got_sum = 0;
-		struct fips_block_stats want, fast;
+		struct fips_block_stats want = { 0 }, fast;
 		struct ref_stats ref;
 		uint8_t block[TB_BLOCK_BYTES];
 		uint32_t *r0 = want.runs[0], *r1 = want.runs[1];
