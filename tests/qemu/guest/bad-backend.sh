@@ -5,9 +5,9 @@ need_rngd || return 0
 span=8
 
 if ! pool_ready; then
-	result pre-ready PASS "getrandom(GRND_NONBLOCK) EAGAIN"
+	result pre-ready-$VARIANT PASS "getrandom(GRND_NONBLOCK) EAGAIN"
 else
-	result pre-ready FAIL "pool ready before the test"
+	result pre-ready-$VARIANT FAIL "pool ready before the test"
 	return 0
 fi
 
@@ -18,40 +18,40 @@ r0=$(entropy_avail); sleep $span; r1=$(entropy_avail)
 grow_control=$((c1 - c0)) grow_rngd=$((r1 - r0))
 
 if ! rngd_alive; then
-	result rngd-running FAIL "rngd exited: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
+	result rngd-running-$VARIANT FAIL "rngd exited: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
 	return 0
 fi
-result rngd-running PASS "still running after ${span} s of $VARIANT"
+result rngd-running-$VARIANT PASS "still running after ${span} s of $VARIANT"
 if rngd_stats 2; then
 	credited=$(sink_credited)
 	src_credited=$(source_counter hwrng "bits credited")
 	failed=$(source_counter hwrng "failed")
 	passed=$(source_counter hwrng "blocks passed")
 	if [ "$credited" = 0 ] && [ "${src_credited:-0}" = 0 ]; then
-		result no-credit PASS "bits credited 0 (blocks failed ${failed:-?}, passed ${passed:-?})"
+		result no-credit-$VARIANT PASS "bits credited 0 (blocks failed ${failed:-?}, passed ${passed:-?})"
 	else
-		result no-credit FAIL "bits credited: sink '$credited', source '$src_credited'"
+		result no-credit-$VARIANT FAIL "bits credited: sink '$credited', source '$src_credited'"
 	fi
 	state=$(echo "$STATS_LINES" | grep ': hwrng[^:]*: stats:' | tail -n 1 | sed -n 's/.*stats: \([a-z-]*\),.*/\1/p')
 	if grep -qi 'quarantin' $RNGD_LOG; then
-		result quarantined PASS "state '$state': $(grep -i 'quarantin' $RNGD_LOG | head -n 1 | cut -c1-160)"
+		result quarantined-$VARIANT PASS "state '$state': $(grep -i 'quarantin' $RNGD_LOG | head -n 1 | cut -c1-160)"
 	else
-		result quarantined FAIL "no quarantine logged (state '$state')"
+		result quarantined-$VARIANT FAIL "no quarantine logged (state '$state')"
 	fi
 else
-	result no-credit FAIL "no answer to SIGUSR1 within 2 s"
+	result no-credit-$VARIANT FAIL "no answer to SIGUSR1 within 2 s"
 fi
 # Interrupts (virtio's own included) keep crediting a few bits; allow that
-# noise but no block's worth.
-if [ $grow_rngd -le $((grow_control + 16)) ]; then
-	result entropy-growth PASS "entropy_avail +$grow_rngd with rngd vs +$grow_control without, over ${span} s"
+# noise (it grew by up to 12 here), far below one credited block (>= 256).
+if [ $grow_rngd -le $((grow_control + 32)) ]; then
+	result entropy-growth-$VARIANT PASS "entropy_avail +$grow_rngd with rngd vs +$grow_control without, over ${span} s"
 else
-	result entropy-growth FAIL "entropy_avail +$grow_rngd with rngd vs +$grow_control without, over ${span} s"
+	result entropy-growth-$VARIANT FAIL "entropy_avail +$grow_rngd with rngd vs +$grow_control without, over ${span} s"
 fi
 if pool_ready; then
-	result still-not-ready FAIL "pool became ready (crng init done at $(crng_done_at))"
+	result still-not-ready-$VARIANT FAIL "pool became ready (crng init done at $(crng_done_at))"
 else
-	result still-not-ready PASS "getrandom(GRND_NONBLOCK) still EAGAIN"
+	result still-not-ready-$VARIANT PASS "getrandom(GRND_NONBLOCK) still EAGAIN"
 fi
 stop_rngd
 check_clean_exit

@@ -2,13 +2,13 @@
 
 # RESULT <scenario> <check> PASS|FAIL <details>: what the host parses.
 result() {
-	check=$1 status=$2
+	local check=$1 status=$2
 	shift 2
 	echo "RESULT $SCENARIO $check $status $*"
 }
 # BENCH <scenario> <name> <details>: a figure, not a verdict.
 bench() {
-	name=$1
+	local name=$1
 	shift
 	echo "BENCH $SCENARIO $name $*"
 }
@@ -51,12 +51,37 @@ start_rngd() {
 	: > $RNGD_LOG
 	rngd -f "$@" >>$RNGD_LOG 2>&1 &
 	RNGD_PID=$!
+	rngd_wait_signals
+}
+# SIGUSR1 kills a process that has not yet blocked or caught it: wait (up
+# to 5 s) until rngd has, so a stats request cannot be mistaken for a crash.
+rngd_wait_signals() {
+	local i=0 blk cgt
+	while [ $i -lt 100 ] && rngd_alive; do
+		blk=$(sed -n 's/^SigBlk:[[:space:]]*//p' /proc/$RNGD_PID/status 2>/dev/null)
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$RNGD_PID/status 2>/dev/null)
+		blk=${blk#${blk%????}} cgt=${cgt#${cgt%????}}
+		[ $(( (0x${blk:-0} | 0x${cgt:-0}) & 0x200 )) -ne 0 ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+# A sink that takes everything and keeps nothing: a FIFO drained into
+# /dev/null (a character device would select the kernel sink instead).
+SINK_FIFO=/run/sink.fifo
+DRAIN_PID=
+start_drain() {
+	rm -f $SINK_FIFO
+	mkfifo $SINK_FIFO
+	cat $SINK_FIFO > /dev/null &
+	DRAIN_PID=$!
 }
 rngd_alive() { [ -n "$RNGD_PID" ] && kill -0 "$RNGD_PID" 2>/dev/null; }
 stop_rngd() {
+	local i=0
 	[ -n "$RNGD_PID" ] || return 0
 	kill -TERM "$RNGD_PID" 2>/dev/null
-	i=0
 	while rngd_alive && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
 	rngd_alive && kill -KILL "$RNGD_PID" 2>/dev/null
 	wait "$RNGD_PID" 2>/dev/null
@@ -68,7 +93,7 @@ stop_rngd() {
 # the answer; sets STATS_LINES (the source lines) and SINK_LINE. Returns 1
 # if no answer came.
 rngd_stats() {
-	limit=${1:-2}
+	local limit=${1:-2} before now t0
 	before=$(grep -c 'stats: sink' $RNGD_LOG)
 	kill -USR1 "$RNGD_PID" 2>/dev/null || return 1
 	t0=$(uptime_s)
@@ -94,14 +119,15 @@ sink_credited() { echo "$SINK_LINE" | sed -n 's/.*bits credited \([0-9]*\).*/\1/
 # After stop_rngd: rngd must have exited 0 on SIGTERM.
 check_clean_exit() {
 	if [ "$RNGD_EXIT" = 0 ]; then
-		result clean-exit PASS "rngd exited 0 on SIGTERM"
+		result clean-exit${VARIANT:+-$VARIANT} PASS "rngd exited 0 on SIGTERM"
 	else
-		result clean-exit FAIL "rngd exit status $RNGD_EXIT; log: $(tail -n 4 $RNGD_LOG | tr '\n' '|' | cut -c1-300)"
+		result clean-exit${VARIANT:+-$VARIANT} FAIL "rngd exit status $RNGD_EXIT; log: $(tail -n 4 $RNGD_LOG | tr '\n' '|' | cut -c1-300)"
 	fi
 }
 
 guest_cleanup() {
 	stop_rngd
+	[ -n "$DRAIN_PID" ] && kill "$DRAIN_PID" 2>/dev/null
 	[ -n "$TCSD_PID" ] && kill "$TCSD_PID" 2>/dev/null
 	return 0
 }
