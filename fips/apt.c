@@ -51,12 +51,24 @@ uint32_t fips_count_ones(const uint8_t block[FIPS_BLOCK_BYTES],
 	       (uint32_t)__builtin_popcount(block[tail_byte] & tail);
 }
 
+/*
+ * Bytes equal to @value, 64 at a time: a fixed inner trip count that GCC
+ * vectorises at -O2 (a plain byte loop it leaves scalar).
+ */
 FIPS_HOT
 static uint32_t count_equal(const uint8_t *p, size_t n, uint8_t value)
 {
 	uint32_t equal = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (; i + 64 <= n; i += 64) {
+		uint8_t chunk = 0;
+
+		for (size_t j = 0; j < 64; j++)
+			chunk += p[i + j] == value;
+		equal += chunk;
+	}
+	for (; i < n; i++)
 		equal += p[i] == value;
 	return equal;
 }
