@@ -352,6 +352,8 @@ void fips_block_stats(const uint8_t block[FIPS_BLOCK_BYTES],
 	load_words(block, x);
 
 #ifdef HAVE_VPOPCNT_PATH
+	/* Cheap once initialised; needed if called from a constructor. */
+	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512f"))
 		count_words_vpopcnt((const uint64_t (*)[PADDED_WORDS])x, measured, &wc);
 	else

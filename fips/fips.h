@@ -140,6 +140,12 @@ void fips_gate_seed(struct fips_gate *g, const uint8_t seed[FIPS_SEED_BYTES]);
  * and updates g->counters. The continuous test compares each little-endian
  * 32-bit word with the previous one, across blocks; the first word ever is
  * only remembered unless fips_gate_seed() was called.
+ *
+ * Every block checked enters the repeated-block history, passing or not.
+ * RCT and APT run on across blocks; a failure is reported for the block
+ * holding the sample at which it happened: the RCT at every sample that
+ * makes B >= C (so a stuck source fails every block), the APT once per
+ * window, where B reaches C.
  */
 unsigned int fips_gate_check(struct fips_gate *g, const uint8_t block[FIPS_BLOCK_BYTES]);
 
