@@ -79,10 +79,12 @@ start_drain() {
 }
 rngd_alive() { [ -n "$RNGD_PID" ] && kill -0 "$RNGD_PID" 2>/dev/null; }
 stop_rngd() {
-	local i=0
+	local i=0 t0
 	[ -n "$RNGD_PID" ] || return 0
+	t0=$(uptime_s)
 	kill -TERM "$RNGD_PID" 2>/dev/null
-	while rngd_alive && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+	while rngd_alive && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	RNGD_EXIT_S=$(fsub "$(uptime_s)" "$t0")
 	rngd_alive && kill -KILL "$RNGD_PID" 2>/dev/null
 	wait "$RNGD_PID" 2>/dev/null
 	RNGD_EXIT=$?
@@ -119,9 +121,9 @@ sink_credited() { echo "$SINK_LINE" | sed -n 's/.*bits credited \([0-9]*\).*/\1/
 # After stop_rngd: rngd must have exited 0 on SIGTERM.
 check_clean_exit() {
 	if [ "$RNGD_EXIT" = 0 ]; then
-		result clean-exit${VARIANT:+-$VARIANT} PASS "rngd exited 0 on SIGTERM"
+		result clean-exit${VARIANT:+-$VARIANT} PASS "rngd exited 0 on SIGTERM in $RNGD_EXIT_S s"
 	else
-		result clean-exit${VARIANT:+-$VARIANT} FAIL "rngd exit status $RNGD_EXIT; log: $(tail -n 4 $RNGD_LOG | tr '\n' '|' | cut -c1-300)"
+		result clean-exit${VARIANT:+-$VARIANT} FAIL "rngd exit status $RNGD_EXIT after $RNGD_EXIT_S s (137: still running after 10 s, killed); log: $(tail -n 4 $RNGD_LOG | tr '\n' '|' | cut -c1-300)"
 	fi
 }
 
