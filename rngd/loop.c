@@ -664,6 +664,12 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 		if (!s->enabled)
 			continue;
 		r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+		/* A named source that is the wrong kind of thing will not get better. */
+		if (r < 0 && s->explicit && (r == -ENODEV || r == -EINVAL)) {
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot be used: %s", s->src.why);
+			s->enabled = false;
+			continue;
+		}
 		if (r < 0 && !s->explicit) {
 			rngd_log(l->log, LOG_INFO, s->src.name, "not used: %s", s->src.why);
 			s->enabled = false;
@@ -685,8 +691,8 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 		} else {
 			s->is_open = true;
 			s->reopens = 1;
-			rngd_log(l->log, LOG_INFO, s->src.name, "opened %s, %.3f entropy bits per bit credited, priority %d",
-				 s->src.why[0] ? s->src.why : "", s->src.entropy_per_bit, s->src.priority);
+			rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
+				 s->src.why[0] ? " " : "", s->src.why, s->src.entropy_per_bit, s->src.priority);
 		}
 		usable++;
 	}

@@ -51,7 +51,7 @@ grep -qE '^file +no .*no file given' "$T/o" || fail "-l does not say why file is
 
 # The command line overrides the config file.
 "$HELPER" gen random 20 "$T/in" || fail gen
-printf 'random-device = %s\nrng-device = %s\nexclude = hwrng\n' "$T/sink_conf" "$T/in" > "$T/c6"
+printf 'exclude = all\nrandom-device = %s\nrng-device = %s\n' "$T/sink_conf" "$T/in" > "$T/c6"
 rm -f "$T/pid"
 "$GUARD" -p "$T/pid" -- "$RNGD" -f -c "$T/c6" -o "$T/sink_cli" --quarantine-after=0 2> "$T/log" &
 GUARD_JOB=$!

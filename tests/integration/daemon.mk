@@ -13,7 +13,8 @@ DAEMON_INTEGRATION_TESTS = \
 	tests/integration/daemon-fifo.sh \
 	tests/integration/daemon-signals.sh \
 	tests/integration/daemon-options.sh \
-	tests/integration/daemon-man.sh
+	tests/integration/daemon-man.sh \
+	tests/integration/daemon-hwrng.sh
 TESTS += $(DAEMON_INTEGRATION_TESTS)
 EXTRA_DIST += $(DAEMON_INTEGRATION_TESTS) \
 	tests/integration/daemon-lib.sh \
