@@ -14,7 +14,8 @@ DAEMON_INTEGRATION_TESTS = \
 	tests/integration/daemon-signals.sh \
 	tests/integration/daemon-options.sh \
 	tests/integration/daemon-man.sh \
-	tests/integration/daemon-hwrng.sh
+	tests/integration/daemon-hwrng.sh \
+	tests/integration/daemon-stall.sh
 TESTS += $(DAEMON_INTEGRATION_TESTS)
 EXTRA_DIST += $(DAEMON_INTEGRATION_TESTS) \
 	tests/integration/daemon-lib.sh \
