@@ -118,7 +118,14 @@ static int open_sink(struct rngd *d)
 		return r;
 	}
 	d->sink_open = true;
-	rngd_log(&d->log, LOG_INFO, "rngd", "feeding the %s sink %s", d->sink.ops->name, path);
+	if (d->sink_is_kernel) {
+		char how[160];
+
+		rngd_log(&d->log, LOG_INFO, "rngd", "feeding the kernel sink %s: %s", path,
+			 rng_sink_kernel_describe(&d->sink, how, sizeof(how)));
+	} else {
+		rngd_log(&d->log, LOG_INFO, "rngd", "feeding the file sink %s", path);
+	}
 	return 0;
 }
 
