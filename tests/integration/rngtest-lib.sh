@@ -2,7 +2,7 @@
 : "${top_srcdir:?top_srcdir must be set (make check sets it)}"
 : "${top_builddir:?top_builddir must be set (make check sets it)}"
 
-ours=$top_builddir/rngtest
+ours=${RNGTEST:-$top_builddir/rngtest}
 gen=$top_builddir/tests/integration/gen-input
 [ -x "$ours" ] || { echo "FAIL: $ours is not built"; exit 1; }
 [ -x "$gen" ] || { echo "FAIL: $gen is not built"; exit 1; }
