@@ -132,6 +132,29 @@ check "SIGTERM: report shows the 4 blocks read" [ \
 	$(($(value "$work/sig.err" 'FIPS 140-2 successes') + \
 	   $(value "$work/sig.err" 'FIPS 140-2 failures'))) -eq 4 ]
 
+# ---- a non-blocking stdin that runs dry now and then (EAGAIN): wait, don't fail.
+rc=0
+python3 - "$ours" >"$work/nonblock.err" 2>&1 <<'PY' || rc=$?
+import fcntl, os, subprocess, sys, time
+r, w = os.pipe()
+fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
+p = subprocess.Popen([sys.argv[1]], stdin=r, stderr=subprocess.PIPE)
+os.close(r)
+data = os.urandom(4 + 5 * 2500)
+for i in range(0, len(data), 1000):
+    os.write(w, data[i:i + 1000])
+    time.sleep(0.02)
+os.close(w)
+err = p.communicate(timeout=20)[1].decode()
+sys.stdout.write(err)
+sys.exit(p.returncode)
+PY
+check "non-blocking stdin: exit 0 or 1" [ "$rc" -le 1 ]
+check "non-blocking stdin: all 5 blocks tested" [ \
+	$(($(value "$work/nonblock.err" 'FIPS 140-2 successes') + \
+	   $(value "$work/nonblock.err" 'FIPS 140-2 failures'))) -eq 5 ]
+check "non-blocking stdin: no read error" bash -c "! grep -q 'error reading' '$work/nonblock.err'"
+
 # ---- timed and block reports.
 run stats -c 25 -b 10 </dev/urandom
 check "-b 10 -c 25: three reports" [ "$(grep -c 'bits received' "$work/stats.err")" = 3 ]
