@@ -32,8 +32,12 @@
 /* The last word's zero padding reads as nibbles of value 0. */
 #define PAD_NIBBLES ((64 - TAIL_BITS) / 4)
 #define POKER_VALUES 16
-/* Runs at least this long are measured one by one for the longest run. */
+/*
+ * Runs at least this long are measured one by one for the longest run;
+ * count_runs() builds its mask as A_8 & (A_4 seven positions on).
+ */
 #define MEASURED_RUN 11
+_Static_assert(MEASURED_RUN == 7 + 4, "the measured-run mask is A_8 & A_4 << 7");
 
 /*
  * Word arrays hold the block at [FIRST, FIRST + BLOCK_WORDS) with zero
@@ -53,7 +57,7 @@ uint64_t load_be64(const uint8_t *p)
 	uint64_t v;
 
 	memcpy(&v, p, sizeof(v));
-	return __builtin_bswap64(v);
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? __builtin_bswap64(v) : v;
 }
 
 /* Word @i of X seen @s positions later in the bit stream (0 < s < 64). */
