@@ -146,7 +146,6 @@ static void *reader_main(void *arg)
 		bool reopen, is_open, exhausted;
 		size_t need;
 		ssize_t n;
-		int r;
 
 		(void)pthread_mutex_lock(&s->lock);
 		while (!s->stop && !s->reopen && (s->count == RNGD_QUEUE_BLOCKS || s->exhausted))
@@ -169,7 +168,8 @@ static void *reader_main(void *arg)
 		if (exhausted)
 			continue;   /* SIGHUP on an exhausted source: still exhausted */
 		if (!is_open) {
-			r = reader_open(s);
+			int r = reader_open(s);
+
 			if (r == -ENODATA) {
 				rngd_log(l->log, LOG_NOTICE, s->src.name, "exhausted: %s", s->src.why);
 				(void)pthread_mutex_lock(&s->lock);

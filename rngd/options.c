@@ -262,6 +262,8 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	} else if (!value) {
 		return fail(err, "option '--%s' needs a value (%s)", name, d->arg);
 	}
+	if (!value)
+		value = "";   /* flags: never read below, but no path sees NULL */
 
 	switch (d->id) {
 	case 'f': o->foreground = flag; break;
@@ -375,7 +377,6 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 	struct option longopts[N_OPT_DEFS + 1];
 	char shortopts[2 * N_OPT_DEFS + 2];
 	size_t nl = 0, ns = 0;
-	int r;
 
 	shortopts[ns++] = ':';   /* report a missing argument as ':' */
 	for (size_t i = 0; i < N_OPT_DEFS; i++) {
@@ -418,7 +419,8 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 		d = opt_by_id(c);
 		if (!d)
 			return fail(err, "unknown option");
-		r = rngd_options_set(o, d->name, d->arg ? optarg : NULL, false, err);
+		int r = rngd_options_set(o, d->name, d->arg ? optarg : NULL, false, err);
+
 		if (r < 0)
 			return r;
 	}

@@ -3,11 +3,16 @@
 DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c \
 	rngd/options.c rngd/config.c rngd/options.h
 DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
+DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c \
+	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/config.c rngd/credit.c
+DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
 DAEMON_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit
-TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit
+check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
+	tests/unit/test_daemon_source_set
+TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
+	tests/unit/test_daemon_source_set
 
 tests_unit_test_daemon_options_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
 tests_unit_test_daemon_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -15,10 +20,19 @@ tests_unit_test_daemon_options_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_daemon_credit_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
 tests_unit_test_daemon_credit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_daemon_credit_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_daemon_source_set_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
+tests_unit_test_daemon_source_set_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_source_set_LDADD = $(DAEMON_SOURCE_SET_LIBS)
 
 if HAVE_ASAN
-check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan
-TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan
+check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
+	tests/unit/test_daemon_source_set_asan
+TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
+	tests/unit/test_daemon_source_set_asan
+tests_unit_test_daemon_source_set_asan_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
+tests_unit_test_daemon_source_set_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_source_set_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_source_set_asan_LDADD = $(DAEMON_SOURCE_SET_LIBS)
 tests_unit_test_daemon_options_asan_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
 tests_unit_test_daemon_options_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
 tests_unit_test_daemon_options_asan_LDFLAGS = $(DAEMON_SANITIZE)
