@@ -236,12 +236,6 @@ static void *reader_main(void *arg)
 
 /* ---- 2. Gate and credit ----------------------------------------------- */
 
-void rngd_slot_reset_gate(struct rngd_slot *slot)
-{
-	if (slot->gate_ready)
-		fips_gate_reset(&slot->gate);
-	slot->fails_in_row = 0;
-}
 
 static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 {
@@ -267,6 +261,17 @@ static void slot_flush(struct rngd_slot *s)
 	s->count = 0;
 	(void)pthread_cond_signal(&s->cond);
 	(void)pthread_mutex_unlock(&s->lock);
+}
+
+/* A new device behind the same source: what was queued came from the old
+ * one, and the new one starts with a clean gate and a clean record. */
+void rngd_slot_reset_gate(struct rngd_slot *slot)
+{
+	slot_flush(slot);
+	if (slot->gate_ready)
+		fips_gate_reset(&slot->gate);
+	slot->fails_in_row = 0;
+	slot->quarantined = false;
 }
 
 static bool slot_has_block(struct rngd_slot *s)

@@ -145,7 +145,7 @@ static void take_hwrng_quality(struct rngd *d)
 		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
 		return;
 	}
-	r = hwrng_quality_take(&d->hwq, NULL);
+	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs);
 	if (r < 0) {
 		rngd_log(&d->log, LOG_WARNING, hw->src.name,
 			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",

@@ -30,6 +30,7 @@ enum opt_id {
 	OPT_RETEST_MAX,
 	OPT_TOPUP_INTERVAL,
 	OPT_TOPUP_BYTES,
+	OPT_HWRNG_SYSFS,
 };
 
 enum opt_where {
@@ -84,6 +85,8 @@ static const struct opt_def opt_defs[] = {
 	{ "topup-interval", OPT_TOPUP_INTERVAL, "SECONDS", WHERE_BOTH,
 	  "kernels 5.18+: top-up period once the pool is ready (default 60)" },
 	{ "topup-bytes", OPT_TOPUP_BYTES, "BYTES", WHERE_BOTH, "kernels 5.18+: bytes per top-up (default 64)" },
+	{ "hwrng-sysfs", OPT_HWRNG_SYSFS, "DIR", WHERE_BOTH,
+	  "where rng_quality and rng_current live (default /sys/class/misc/hw_random)" },
 };
 
 #define N_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -140,6 +143,7 @@ void rngd_options_free(struct rngd_options *o)
 	free(o->pidfile);
 	free(o->user);
 	free(o->stats_file);
+	free(o->hwrng_sysfs);
 	for (size_t i = 0; i < o->n_source_args; i++)
 		free(o->source_args[i].text);
 	free(o->source_args);
@@ -296,6 +300,11 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		if (!value[0])
 			return fail(err, "'%s' needs a path", name);
 		r = set_string(&o->stats_file, value);
+		break;
+	case OPT_HWRNG_SYSFS:
+		if (value[0] != '/')
+			return fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+		r = set_string(&o->hwrng_sysfs, value);
 		break;
 	case 'r':
 		if (!value[0])

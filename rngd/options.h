@@ -56,6 +56,7 @@ struct rngd_options {
 	char *pidfile;              /* NULL: RNGD_DEFAULT_PIDFILE in the background only */
 	char *user;                 /* -D user[:group], NULL: stay */
 	char *stats_file;
+	char *hwrng_sysfs;          /* NULL: the kernel's hw_random sysfs folder */
 	unsigned int stats_interval_s;
 	int watermark_bits;         /* -W, <0: the kernel sink's default */
 	unsigned int random_step;   /* bytes per sink write */

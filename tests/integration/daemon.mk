@@ -15,7 +15,8 @@ DAEMON_INTEGRATION_TESTS = \
 	tests/integration/daemon-options.sh \
 	tests/integration/daemon-man.sh \
 	tests/integration/daemon-hwrng.sh \
-	tests/integration/daemon-stall.sh
+	tests/integration/daemon-stall.sh \
+	tests/integration/daemon-rng-current.sh
 TESTS += $(DAEMON_INTEGRATION_TESTS)
 EXTRA_DIST += $(DAEMON_INTEGRATION_TESTS) \
 	tests/integration/daemon-lib.sh \
