@@ -327,8 +327,10 @@ static void failed_tests(char *buf, size_t len, unsigned int mask)
 	}
 }
 
-static void set_pending(struct rngd_loop *l, struct rngd_slot *s, const uint8_t *data, unsigned int credit)
+static void set_pending(struct rngd_loop *l, struct rngd_slot *s, const uint8_t *data, unsigned int credit,
+			bool failed)
 {
+	l->pending_failed = failed;
 	memcpy(l->pending, data, FIPS_BLOCK_BYTES);
 	l->pending_len = FIPS_BLOCK_BYTES;
 	l->pending_off = 0;
@@ -372,8 +374,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 				 "block failed (%s), %u in a row; not credited", tests, s->fails_in_row);
 	}
 	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode) {
-		set_pending(l, s, b->data, 0);
-		s->stats.bytes_mixed += FIPS_BLOCK_BYTES;
+		set_pending(l, s, b->data, 0, true);
 	}
 }
 
@@ -401,8 +402,8 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
-	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit_bits_for(FIPS_BLOCK_BYTES, s->src.entropy_per_bit));
-	s->stats.bytes_to_sink += FIPS_BLOCK_BYTES;
+	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit_bits_for(FIPS_BLOCK_BYTES, s->src.entropy_per_bit),
+		    false);
 }
 
 /* ---- 3. Sink ---------------------------------------------------------- */
@@ -427,8 +428,13 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 	l->sink_stats.writes++;
 	l->sink_stats.bytes_written += part;
 	l->sink_stats.bits_credited += credit;
-	if (l->pending_slot)
+	if (l->pending_slot) {
 		l->pending_slot->stats.bits_credited += credit;
+		if (l->pending_failed)
+			l->pending_slot->stats.bytes_mixed += part;
+		else
+			l->pending_slot->stats.bytes_to_sink += part;
+	}
 	l->pending_off += part;
 	l->pending_credit -= credit;
 	if (l->pending_off == l->pending_len) {

@@ -106,6 +106,7 @@ struct rngd_loop {
 	uint8_t pending[FIPS_BLOCK_BYTES];
 	size_t pending_len, pending_off;
 	unsigned int pending_credit;
+	bool pending_failed;           /* a failed block mixed in (--on-fail=mix) */
 	struct rngd_slot *pending_slot;
 
 	struct rngd_sink_stats sink_stats;
