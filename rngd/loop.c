@@ -728,8 +728,13 @@ static int start_threads(struct rngd_loop *l)
 	return 0;
 }
 
+/* Give reader threads this long to finish their current read on their own. */
+#define READER_STOP_GRACE_MS 300
+
 static void stop_threads(struct rngd_loop *l)
 {
+	struct timespec deadline;
+
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
@@ -739,16 +744,27 @@ static void stop_threads(struct rngd_loop *l)
 		s->stop = true;
 		(void)pthread_cond_broadcast(&s->cond);
 		(void)pthread_mutex_unlock(&s->lock);
-		/* Acts only inside a blocking source call (cancellation is
-		 * enabled there and nowhere else). */
-		(void)pthread_cancel(s->thread);
 	}
+	(void)clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_nsec += READER_STOP_GRACE_MS * 1000000L;
+	deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+	deadline.tv_nsec %= 1000000000L;
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
+		void *ret = NULL;
 
 		if (!s->started)
 			continue;
-		(void)pthread_join(s->thread, NULL);
+		if (pthread_timedjoin_np(s->thread, &ret, &deadline) != 0) {
+			/* Still inside a blocking source call (a FIFO without a
+			 * writer, a hung TPM): cancellation is enabled only there. */
+			(void)pthread_cancel(s->thread);
+			(void)pthread_join(s->thread, &ret);
+			if (ret == PTHREAD_CANCELED) {
+				s->abandoned = true;
+				rngd_log(l->log, LOG_INFO, s->src.name, "reader stopped inside a blocking call");
+			}
+		}
 		sync_reader_counters(s);
 	}
 }
@@ -885,7 +901,7 @@ void rngd_loop_destroy(struct rngd_loop *l)
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
-		if (s->is_open)
+		if (s->is_open && !s->abandoned)
 			s->src.ops->close(&s->src);
 		s->is_open = false;
 		if (s->gate_ready)

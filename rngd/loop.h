@@ -52,6 +52,9 @@ struct rngd_slot {
 	bool enabled;
 	bool explicit;                 /* named by -r/-n/-O: failures are warnings */
 	bool started;                  /* has a reader thread */
+	bool abandoned;                /* its thread was cancelled inside a source
+					* call: the source's state is unknown, so
+					* it is neither closed nor destroyed */
 
 	/* Shared with the reader thread, under lock. */
 	pthread_t thread;

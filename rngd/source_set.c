@@ -230,7 +230,8 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 void rngd_source_set_free(struct rngd_slot *slots, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		rng_source_destroy(&slots[i].src);
+		if (!slots[i].abandoned)
+			rng_source_destroy(&slots[i].src);
 	free(slots);
 }
 
