@@ -53,6 +53,12 @@ struct tpm_tss_state {
 	TSS_HCONTEXT ctx;
 	TSS_HTPM tpm;
 	bool have_ctx, connected, open;
+	/*
+	 * Set while read() runs. The daemon cancels a reader thread that is
+	 * blocked in read(); if that happened inside libtspi, its internal
+	 * locks may still be held and Tspi_Context_Close would deadlock.
+	 */
+	bool in_read;
 	unsigned long reconnects;
 };
 
@@ -65,7 +71,7 @@ static struct tpm_tss_state *state_get(struct rng_source *src)
 		if (!st)
 			return NULL;
 		st->api = &tpm_tss_api_native;
-		st->chunk = TPM_TSS_CHUNK_MAX;
+		st->chunk = TPM_TSS_CHUNK_DEFAULT;
 		st->reconnect_timeout_s = TPM_TSS_RECONNECT_TIMEOUT_S;
 		src->priv = st;
 	}
@@ -280,7 +286,19 @@ static int tpm_tss_open(struct rng_source *src)
 	return 0;
 }
 
-static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
+/* True if @data ends in TPM_TSS_ZERO_TAIL zero bytes: the stack filled less than asked. */
+static bool zero_tail(const BYTE *data, UINT32 n)
+{
+	BYTE any = 0;
+
+	if (n < 2 * TPM_TSS_ZERO_TAIL)
+		return false;
+	for (UINT32 i = n - TPM_TSS_ZERO_TAIL; i < n; i++)
+		any |= data[i];
+	return any == 0;
+}
+
+static ssize_t read_chunks(struct rng_source *src, void *buf, size_t len)
 {
 	struct tpm_tss_state *st = src->priv;
 	unsigned char *out = buf;
@@ -301,6 +319,18 @@ static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
 				return done ? (ssize_t)done : err;
 		}
 		r = st->api->get_random(st->tpm, n, &data);
+		if (r == TSS_SUCCESS && data && zero_tail(data, n)) {
+			/* Drop the whole chunk (its length is unknowable) and ask for less. */
+			explicit_bzero(data, n);
+			(void)st->api->free_memory(st->ctx, data);
+			if (n / 2 < 2 * TPM_TSS_ZERO_TAIL)
+				return done ? (ssize_t)done
+					    : rng_source_why(src, -EIO, "Tspi_TPM_GetRandom keeps returning zero-filled data");
+			st->chunk = n / 2;
+			(void)rng_source_why(src, 0, "Tspi_TPM_GetRandom(%u) came back with a zero-filled tail "
+					     "(truncated by the TSS); requests lowered to %u bytes", n, st->chunk);
+			continue;
+		}
 		if (r == TSS_SUCCESS && data) {
 			memcpy(out + done, data, n);
 			explicit_bzero(data, n);
@@ -332,12 +362,31 @@ static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct tpm_tss_state *st = src->priv;
+	ssize_t r;
+
+	if (st)
+		st->in_read = true;
+	r = read_chunks(src, buf, len);
+	if (st)
+		st->in_read = false;
+	return r;
+}
+
 static void tpm_tss_close(struct rng_source *src)
 {
 	struct tpm_tss_state *st = src->priv;
 
 	if (!st)
 		return;
+	if (st->in_read) {
+		/* A read was cancelled midway: leak the context rather than deadlock. */
+		st->have_ctx = false;
+		st->connected = false;
+		st->in_read = false;
+	}
 	disconnect(st);
 	st->open = false;
 }

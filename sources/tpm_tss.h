@@ -12,7 +12,14 @@
 
 #include "sources/source.h"
 
-#define TPM_TSS_CHUNK_MAX 4096          /* bytes per Tspi_TPM_GetRandom */
+#define TPM_TSS_CHUNK_MAX 4096          /* bytes per Tspi_TPM_GetRandom, at most */
+/*
+ * Default request size. tcsd's TCP device (swtpm, QEMU setups) truncates
+ * responses beyond a 2048-byte buffer, i.e. more than 2034 random bytes,
+ * and Tspi_TPM_GetRandom then returns success with a zero-filled tail.
+ */
+#define TPM_TSS_CHUNK_DEFAULT 1024
+#define TPM_TSS_ZERO_TAIL 8             /* zero bytes ending a chunk that mean truncation (2^-64) */
 #define TPM_TSS_BACKOFF_FIRST_MS 100
 #define TPM_TSS_BACKOFF_MAX_MS 5000
 #define TPM_TSS_RECONNECT_TIMEOUT_S 30  /* a read gives up reconnecting after this */

@@ -4,8 +4,10 @@
  * write N of its bytes to stdout. Lets the integration tests drive a source
  * without the daemon and pipe it into rngtest.
  *
- *   source-dump [-v] [-n BYTES] [-c CHUNK] [-O KEY:VALUE]... SOURCE
+ *   source-dump [-v] [-n BYTES] [-c CHUNK] [-d MS] [-O KEY:VALUE]... SOURCE
  *
+ * -d pauses MS milliseconds between reads, so a test can act (kill tcsd)
+ * while a dump is still running.
  * -O takes the source's own keys ("tcti:swtpm:host=..." keeps every colon
  * after the first in the value). -v prints each new src->why on stderr
  * (connection lost, reconnected, ...) and a rate summary at the end.
@@ -36,7 +38,7 @@ static double now_s(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: source-dump [-v] [-n BYTES] [-c CHUNK] [-O KEY:VALUE]... SOURCE\n");
+	fprintf(stderr, "usage: source-dump [-v] [-n BYTES] [-c CHUNK] [-d MS] [-O KEY:VALUE]... SOURCE\n");
 	return 2;
 }
 
@@ -66,11 +68,12 @@ int main(int argc, char **argv)
 	unsigned char *buf;
 	unsigned long long done = 0;
 	int verbose = 0, opt, status = 0;
+	unsigned long delay_ms = 0;
 	double t0;
 	char *end;
 	ssize_t r;
 
-	while ((opt = getopt(argc, argv, "vn:c:O:")) != -1) {
+	while ((opt = getopt(argc, argv, "vn:c:d:O:")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose = 1;
@@ -85,6 +88,12 @@ int main(int argc, char **argv)
 			errno = 0;
 			chunk = strtoul(optarg, &end, 10);
 			if (errno || *end || chunk == 0 || chunk > (1u << 20))
+				return usage();
+			break;
+		case 'd':
+			errno = 0;
+			delay_ms = strtoul(optarg, &end, 10);
+			if (errno || *end || delay_ms > 60000)
 				return usage();
 			break;
 		case 'O':
@@ -172,6 +181,12 @@ int main(int argc, char **argv)
 			break;
 		}
 		done += (unsigned long long)r;
+		if (delay_ms) {
+			struct timespec pause = { .tv_sec = (time_t)(delay_ms / 1000),
+						  .tv_nsec = (long)(delay_ms % 1000) * 1000000L };
+
+			(void)nanosleep(&pause, NULL);
+		}
 	}
 	if (verbose) {
 		double dt = now_s() - t0;

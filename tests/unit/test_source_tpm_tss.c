@@ -3,11 +3,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -29,7 +31,16 @@ struct fake_tspi {
 	int last_destination_set;
 	int link_stays_broken;
 	unsigned char next;
+	UINT32 fill_limit;              /* bytes really filled per call, 0 = all (the truncation bug) */
+	int block_in_random;            /* GetRandom waits forever holding the "library lock" */
+	int close_would_deadlock;
 };
+
+/* Stands in for libtspi's internal table lock. */
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
+static volatile int reader_blocked;
 
 static struct fake_tspi tspi; /* test fixture, reset by setup() */
 
@@ -78,9 +89,17 @@ static TSS_RESULT fake_random(TSS_HTPM tpm, UINT32 len, BYTE **data)
 		tspi.comm_fail_after--;
 	if (tspi.random_error)
 		return tspi.random_error;
+	if (tspi.block_in_random) {
+		(void)pthread_mutex_lock(&library_lock);
+		(void)pthread_mutex_lock(&wait_lock);
+		reader_blocked = 1;
+		for (;;) /* a cancellation point, like libtspi's recv() */
+			(void)pthread_cond_wait(&never, &wait_lock);
+	}
 	*data = malloc(len);
 	assert_non_null(*data);
-	for (UINT32 i = 0; i < len; i++)
+	memset(*data, 0, len);
+	for (UINT32 i = 0; i < len && (!tspi.fill_limit || i < tspi.fill_limit); i++)
 		(*data)[i] = tspi.next++;
 	tspi.live_buffers++;
 	return TSS_SUCCESS;
@@ -98,6 +117,11 @@ static TSS_RESULT fake_free(TSS_HCONTEXT ctx, BYTE *mem)
 static TSS_RESULT fake_close(TSS_HCONTEXT ctx)
 {
 	(void)ctx;
+	if (pthread_mutex_trylock(&library_lock) != 0) {
+		tspi.close_would_deadlock = 1;
+		return TSS_SUCCESS;
+	}
+	(void)pthread_mutex_unlock(&library_lock);
 	tspi.closes++;
 	tspi.live_contexts--;
 	return TSS_SUCCESS;
@@ -164,13 +188,37 @@ static void test_chunks_and_frees(void **state)
 
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
-	assert_int_equal(tspi.randoms, 3);
-	assert_int_equal(tspi.lens[0], 4096);
-	assert_int_equal(tspi.lens[1], 4096);
-	assert_int_equal(tspi.lens[2], 10000 - 8192);
-	assert_int_equal(tspi.frees, 3);
+	assert_int_equal(tspi.randoms, 10);
+	for (int i = 0; i < 9; i++)
+		assert_int_equal(tspi.lens[i], TPM_TSS_CHUNK_DEFAULT);
+	assert_int_equal(tspi.lens[9], 10000 - 9 * TPM_TSS_CHUNK_DEFAULT);
+	assert_int_equal(tspi.frees, 10);
 	for (size_t i = 0; i < sizeof(buf); i++)
 		assert_int_equal(buf[i], (unsigned char)i);
+}
+
+static void test_truncated_response_detected(void **state)
+{
+	struct rng_source *src = *state;
+	static unsigned char buf[6000];
+
+	/* tcsd's TCP device: at most 2034 bytes really arrive per call. */
+	tspi.fill_limit = 2034;
+	assert_int_equal(src->ops->set_option(src, "chunk", "4096"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	assert_int_equal(tspi.lens[0], 4096);
+	assert_int_equal(tspi.lens[1], 2048);
+	assert_int_equal(tspi.lens[2], 1024);
+	assert_non_null(strstr(src->why, "zero-filled"));
+	/* No zero run anywhere: the truncated chunks were dropped whole. */
+	for (size_t i = 0; i + TPM_TSS_ZERO_TAIL <= sizeof(buf); i++) {
+		int zeros = 0;
+
+		for (size_t j = i; j < i + TPM_TSS_ZERO_TAIL; j++)
+			zeros += buf[j] == 0;
+		assert_true(zeros < TPM_TSS_ZERO_TAIL);
+	}
 }
 
 static void test_chunk_option(void **state)
@@ -190,6 +238,7 @@ static void test_reconnect_with_backoff(void **state)
 	struct rng_source *src = *state;
 	unsigned char buf[8192];
 
+	assert_int_equal(src->ops->set_option(src, "chunk", "4096"), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	/* First chunk fine, then tcsd dies and comes back after 4 refused connects. */
 	tspi.comm_fail_after = 1;
@@ -260,6 +309,51 @@ static void test_tpm_error_is_reported(void **state)
 	assert_int_equal(tspi.n_sleeps, 0); /* TPM errors are not connection trouble */
 }
 
+static void *reader(void *arg)
+{
+	struct rng_source *src = arg;
+	unsigned char buf[64];
+
+	(void)src->ops->read(src, buf, sizeof(buf));
+	return NULL;
+}
+
+static void unlock_wait_lock(void *unused)
+{
+	(void)unused;
+	(void)pthread_mutex_unlock(&wait_lock);
+}
+
+static void test_cancelled_read_then_close(void **state)
+{
+	struct rng_source *src = *state;
+	pthread_t t;
+
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan's sigaltstack interceptor misreads a cancelled thread's unwind. */
+	(void)src;
+	(void)t;
+	(void)reader;
+	skip();
+#endif
+	/* What rngd does at exit: cancel a reader blocked in read(), join, close. */
+	assert_int_equal(src->ops->open(src), 0);
+	tspi.block_in_random = 1;
+	reader_blocked = 0;
+	assert_int_equal(pthread_create(&t, NULL, reader, src), 0);
+	while (!reader_blocked)
+		sched_yield();
+	assert_int_equal(pthread_cancel(t), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	src->ops->close(src);
+	/* libtspi's lock is still held by the dead thread: close must not touch the context. */
+	assert_int_equal(tspi.close_would_deadlock, 0);
+	/* The context was leaked on purpose; tell teardown's leak check. */
+	tspi.live_contexts--;
+	(void)pthread_mutex_unlock(&library_lock);
+	unlock_wait_lock(NULL);
+}
+
 static void test_options(void **state)
 {
 	struct rng_source *src = *state;
@@ -299,10 +393,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_leaves_nothing_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_chunks_and_frees, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_chunk_option, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_response_detected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reconnect_with_backoff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reconnect_gives_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_broken_every_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tpm_error_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cancelled_read_then_close, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_options, setup, teardown),
 	};
