@@ -19,8 +19,10 @@ EXTRA_DIST += tests/qemu/check-qemu tests/qemu/run-scenario \
 	tests/qemu/guest/default-quality.sh tests/qemu/guest/good-backend.sh \
 	tests/qemu/guest/bad-backend.sh tests/qemu/guest/rate-limited.sh \
 	tests/qemu/guest/hot-unplug.sh tests/qemu/guest/throughput.sh \
+	tests/qemu/guest/tpm12.sh tests/qemu/guest/tpm20.sh \
 	tests/qemu/scenarios/common.sh \
 	tests/qemu/scenarios/default-quality.sh tests/qemu/scenarios/good-backend.sh \
 	tests/qemu/scenarios/bad-backend.sh tests/qemu/scenarios/rate-limited.sh \
 	tests/qemu/scenarios/hot-unplug.sh tests/qemu/scenarios/throughput.sh \
+	tests/qemu/scenarios/tpm12.sh tests/qemu/scenarios/tpm20.sh \
 	tests/qemu/scenarios/dubious-irqs.sh tests/qemu/scenarios/virtio-throughput.sh

@@ -2,7 +2,7 @@
 # biased), pre-ready boot line. rngd must credit nothing, quarantine the
 # source and say why, stay up, and the pool must stay not ready.
 need_rngd || return 0
-span=8
+span=6
 
 if ! pool_ready; then
 	result pre-ready-$VARIANT PASS "getrandom(GRND_NONBLOCK) EAGAIN"
