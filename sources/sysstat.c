@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -112,7 +113,7 @@ static int sysstat_set_option(struct rng_source *src, const char *key, const cha
 	if (value[0] != '/' || strlen(value) >= sizeof(st->root))
 		return rng_source_why(src, -EINVAL, "root '%s' is not an absolute path shorter than %zu",
 				      value, sizeof(st->root));
-	strcpy(st->root, value);
+	(void)snprintf(st->root, sizeof(st->root), "%s", value);
 	/* "/" and "" both mean the real system. */
 	if (strcmp(st->root, "/") == 0)
 		st->root[0] = '\0';
@@ -131,8 +132,7 @@ static int add_path(struct sysstat_state *st, const char *path, parse_fn parse)
 	p = malloc(n);
 	if (!p)
 		return -ENOMEM;
-	strcpy(p, st->root);
-	strcat(p, path);
+	(void)snprintf(p, n, "%s%s", st->root, path);
 	st->paths[st->n_paths] = p;
 	st->parsers[st->n_paths] = parse;
 	st->n_paths++;

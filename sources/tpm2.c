@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,7 +51,7 @@ static struct tpm2_state *state_get(struct rng_source *src)
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return NULL;
-		strcpy(st->tcti, TPM2_DEFAULT_TCTI);
+		(void)snprintf(st->tcti, sizeof(st->tcti), "%s", TPM2_DEFAULT_TCTI);
 		src->priv = st;
 	}
 	return st;
@@ -68,7 +69,7 @@ static int tpm2_set_option(struct rng_source *src, const char *key, const char *
 	if (!value[0] || strlen(value) >= sizeof(st->tcti))
 		return rng_source_why(src, -EINVAL, "tcti '%s' is empty or longer than %zu", value,
 				      sizeof(st->tcti) - 1);
-	strcpy(st->tcti, value);
+	(void)snprintf(st->tcti, sizeof(st->tcti), "%s", value);
 	return 0;
 }
 

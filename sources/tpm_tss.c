@@ -122,7 +122,7 @@ static int tpm_tss_set_option(struct rng_source *src, const char *key, const cha
 	if (strcmp(key, "host") == 0) {
 		if (!value[0] || strlen(value) >= sizeof(st->host))
 			return rng_source_why(src, -EINVAL, "host '%s' is empty or too long", value);
-		strcpy(st->host, value);
+		(void)snprintf(st->host, sizeof(st->host), "%s", value);
 		return 0;
 	}
 	if (strcmp(key, "port") == 0) {
