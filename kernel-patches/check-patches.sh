@@ -12,7 +12,9 @@ cache_root=${RNGD_KERNEL_CACHE:-/var/cache/rngd-kernel}
 
 tree=
 for t in "$cache_root"/*/linux-source-6.1; do
-	[ -f "$t/scripts/checkpatch.pl" ] && [ -f "$t/MAINTAINERS" ] && { tree=$t; break; }
+	# Only finished trees: another run may be unpacking or removing one.
+	[ -f "$t/../stamp" ] && [ -f "$t/scripts/checkpatch.pl" ] && [ -f "$t/MAINTAINERS" ] &&
+		{ tree=$t; break; }
 done
 tmp=
 trap '[ -n "$tmp" ] && rm -rf "$tmp"' EXIT
