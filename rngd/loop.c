@@ -888,6 +888,14 @@ int rngd_loop_run(struct rngd_loop *l)
 	}
 
 	stop_threads(l);
+	/* The readers are gone: their rate-limit counters are ours to read. */
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		unsigned long n = s->main_rl.suppressed + s->reader_rl.suppressed;
+
+		if (s->started && n)
+			rngd_log(l->log, LOG_NOTICE, s->src.name, "%lu repeated messages were suppressed", n);
+	}
 	if (l->cfg.test_mode)
 		print_rates(l, rngd_now_ms());
 	if (l->cfg.stats_file)

@@ -14,6 +14,11 @@ for kind in zeros stuck repeat biased; do
 	[ "$RC" = 0 ] || fail "$kind: rngd exited $RC"
 	touch "$T/sink"
 	cmp "$T/sink" "$T/expect" || fail "$kind: the sink holds more than the passing blocks"
+	# 40 failures, 5 logged one by one: the rest are counted, not logged.
+	logged=$(grep -c "notice: file: block failed" "$T/log")
+	[ "$logged" -le 5 ] || fail "$kind: $logged failure messages, the rate limit allows 5"
+	[ "$kind" = repeat ] || grep -q "notice: file: $(( 40 - logged )) repeated messages were suppressed" "$T/log" ||
+		fail "$kind: suppressed messages not counted"
 	got=$(summary_field file failed)
 	[ "$got" = "$failed" ] || fail "$kind: $got failures counted, expected $failed"
 	case $kind in

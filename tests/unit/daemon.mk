@@ -3,6 +3,7 @@
 DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c \
 	rngd/options.c rngd/config.c rngd/options.h
 DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
+DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
 DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c \
 	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
@@ -12,7 +13,11 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
 	tests/unit/test_daemon_source_set
 TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
-	tests/unit/test_daemon_source_set
+	tests/unit/test_daemon_source_set tests/unit/test_daemon_log
+check_PROGRAMS += tests/unit/test_daemon_log
+tests_unit_test_daemon_log_SOURCES = $(DAEMON_LOG_TEST_FILES)
+tests_unit_test_daemon_log_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+tests_unit_test_daemon_log_LDADD = $(CMOCKA_LIBS) -lpthread
 
 tests_unit_test_daemon_options_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
 tests_unit_test_daemon_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -28,7 +33,12 @@ if HAVE_ASAN
 check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
 	tests/unit/test_daemon_source_set_asan
 TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
-	tests/unit/test_daemon_source_set_asan
+	tests/unit/test_daemon_source_set_asan tests/unit/test_daemon_log_asan
+check_PROGRAMS += tests/unit/test_daemon_log_asan
+tests_unit_test_daemon_log_asan_SOURCES = $(DAEMON_LOG_TEST_FILES)
+tests_unit_test_daemon_log_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread $(DAEMON_SANITIZE)
+tests_unit_test_daemon_log_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_log_asan_LDADD = $(CMOCKA_LIBS) -lpthread
 tests_unit_test_daemon_source_set_asan_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
 tests_unit_test_daemon_source_set_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
 tests_unit_test_daemon_source_set_asan_LDFLAGS = $(DAEMON_SANITIZE)
