@@ -408,6 +408,8 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 
 /* ---- 3. Sink ---------------------------------------------------------- */
 
+static void update_status(struct rngd_loop *l);
+
 static int write_pending(struct rngd_loop *l, size_t demand)
 {
 	size_t left = l->pending_len - l->pending_off;
@@ -446,6 +448,7 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 		l->ready = true;
 		rngd_log(l->log, LOG_INFO, "rngd", "first credited block written; ready");
 		notify_ready();
+		update_status(l);
 	}
 	return 0;
 }
@@ -528,14 +531,19 @@ static void update_status(struct rngd_loop *l)
 
 	for (size_t i = 0; i < l->n_slots && off < sizeof(names); i++) {
 		struct rngd_slot *s = &l->slots[i];
+		enum rngd_slot_state st = rngd_slot_state(s);
+		int n;
 
-		if (rngd_slot_state(s) != RNGD_SLOT_ACTIVE)
+		if (st == RNGD_SLOT_DISABLED)
 			continue;
-		int n = snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "", s->src.name);
+		if (st == RNGD_SLOT_ACTIVE)
+			n = snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "", s->src.name);
+		else
+			n = snprintf(names + off, sizeof(names) - off, "%s%s (%s)", off ? ", " : "", s->src.name,
+				     rngd_slot_state_name(st));
 		off += n > 0 ? (size_t)n : 0;
 	}
-	notify_status("sources: %s; %" PRIu64 " bits credited", off ? names : "none usable",
-		      l->sink_stats.bits_credited);
+	notify_status("sources: %s; %" PRIu64 " bits credited", off ? names : "none", l->sink_stats.bits_credited);
 }
 
 struct periodic {

@@ -16,7 +16,8 @@ DAEMON_INTEGRATION_TESTS = \
 	tests/integration/daemon-man.sh \
 	tests/integration/daemon-hwrng.sh \
 	tests/integration/daemon-stall.sh \
-	tests/integration/daemon-rng-current.sh
+	tests/integration/daemon-rng-current.sh \
+	tests/integration/daemon-notify.sh
 TESTS += $(DAEMON_INTEGRATION_TESTS)
 EXTRA_DIST += $(DAEMON_INTEGRATION_TESTS) \
 	tests/integration/daemon-lib.sh \
