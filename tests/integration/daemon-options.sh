@@ -71,4 +71,19 @@ rc=$?
 grep -q "another rngd (pid $RNGD_PID) holds $T/rngd.pid" "$T/e" || fail "second rngd did not name the holder: $(cat "$T/e")"
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "first rngd exited $RC"
-echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3)"
+# -b: the parent returns 0 at once, the daemon writes its own pid and
+# feeds the sink; SIGTERM stops it.
+"$HELPER" gen random 10 "$T/bg_in" || fail gen
+"$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/bg_in" -o "$T/bg_sink" -p "$T/bg.pid" 2> "$T/e" ||
+	fail "rngd -b returned non-zero: $(cat "$T/e")"
+for _ in $(seq 100); do [ -s "$T/bg.pid" ] && [ -s "$T/bg_sink" ] && break; sleep 0.05; done
+bgpid=$(cat "$T/bg.pid")
+[ -n "$bgpid" ] && kill -0 "$bgpid" 2>/dev/null || fail "no daemon behind the pid file"
+[ "$(awk '{print $4}' /proc/"$bgpid"/stat)" = 1 ] || [ "$(awk '{print $6}' /proc/"$bgpid"/stat)" = "$bgpid" ] ||
+	fail "the daemon is neither re-parented nor a session leader"
+[ "$(stat -c %s "$T/bg_sink")" -gt 0 ] || fail "the daemon fed nothing"
+kill -TERM "$bgpid"
+for _ in $(seq 100); do kill -0 "$bgpid" 2>/dev/null || break; sleep 0.05; done
+! kill -0 "$bgpid" 2>/dev/null || fail "the daemon ignored SIGTERM"
+
+echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3); -b daemonises"
