@@ -281,6 +281,21 @@ static int get_rdseed(const struct rdrand_hw *hw, uint64_t *out)
 	return -EAGAIN;
 }
 
+/* One word for the open-time self-test, with RDSEED's underflow sleeps. */
+static int selftest_word(const struct rdrand_state *st, uint64_t *word)
+{
+	const struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+	if (!st->use_rdseed)
+		return get_rdrand(st->hw, word);
+	for (int round = 0; round < RDSEED_UNDERFLOW_ROUNDS; round++) {
+		if (get_rdseed(st->hw, word) == 0)
+			return 0;
+		(void)nanosleep(&ms, NULL);
+	}
+	return -EIO;
+}
+
 static int rdrand_open(struct rng_source *src)
 {
 	struct rdrand_state *st = state_get(src);
@@ -315,7 +330,7 @@ static int rdrand_open(struct rng_source *src)
 	 * a DRNG that repeats one word RDRAND_SELFTEST_WORDS times is broken.
 	 */
 	for (int i = 0; i < RDRAND_SELFTEST_WORDS; i++) {
-		err = st->use_rdseed ? get_rdseed(st->hw, &word) : get_rdrand(st->hw, &word);
+		err = selftest_word(st, &word);
 		if (err < 0)
 			return rng_source_why(src, -EIO, "%s self-test: instruction keeps failing",
 					      st->use_rdseed ? "RDSEED" : "RDRAND");

@@ -336,6 +336,20 @@ static void test_rdseed_partial_on_underflow(void **state)
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
 }
 
+static void test_rdseed_underflow_at_open(void **state)
+{
+	struct rng_source *src = *state;
+
+	/* A busy RDSEED during the self-test is not a broken one. */
+	cpu.rdseed_fail_first = RDSEED_RETRIES + 50;
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	src->ops->close(src);
+	cpu.rdseed_always_fail = 1;
+	assert_int_equal(src->ops->open(src), -EIO);
+	assert_non_null(strstr(src->why, "RDSEED self-test"));
+}
+
 static void test_stuck_drng_refused(void **state)
 {
 	struct rng_source *src = *state;
@@ -414,6 +428,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_odd_length, setup, teardown),
 		cmocka_unit_test(test_real_cpu),
