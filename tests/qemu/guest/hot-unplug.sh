@@ -10,7 +10,7 @@ v=${VARIANT:-plain}
 wait_for() { # seconds, then a shell condition
 	local n=$(($1 * 10))
 	shift
-	while [ $n -gt 0 ]; do eval "$@" && return 0; sleep 0.1; n=$((n - 1)); done
+	while [ $n -gt 0 ]; do eval "$*" && return 0; sleep 0.1; n=$((n - 1)); done
 	return 1
 }
 passed_now() { rngd_stats 2 >/dev/null && source_counter hwrng "blocks passed"; }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by every host-side scenario script: boot() runs one guest through
 # run-scenario, collects its lines, and remembers a failure.
 set -uo pipefail
