@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # RDSEED/RDRAND on this machine's CPU: 1000 blocks come out of the source
-# and pass the gate as random data does (at most 3 chance failures, no two
-# in a row, no SP 800-90B alarm). On a CPU without either instruction the
-# source must refuse with a reason instead.
+# and pass the gate as random data does (at most 10 chance failures, the
+# bound issue 2 sets for /dev/urandom; no three in a row; no SP 800-90B
+# alarm). On a CPU without either instruction the source must refuse with
+# a reason instead.
 . "$top_srcdir/tests/integration/source-lib.sh"
 
 if ! grep -qwE 'rdrand|rdseed' /proc/cpuinfo; then
@@ -14,7 +15,7 @@ fi
 "$DUMP" -v -n $(( 4 + 1000 * 2500 )) rdrand > "$T/rdrand.bin" 2> "$T/dump.err" || fail "source-dump rdrand failed"
 [ "$(stat -c %s "$T/rdrand.bin")" = $(( 4 + 1000 * 2500 )) ] || fail "short dump"
 read -r bad run rct apt < <(gate_report "$T/rdrand.bin" 1000) || fail "rngtest"
-[ "$bad" -le 3 ] && [ "$run" -le 1 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
+[ "$bad" -le 10 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 1000 blocks"
 # The instruction in use is the one the kernel trusts, and says so.
 if grep -qw rdseed /proc/cpuinfo; then

@@ -46,7 +46,7 @@ TPM_OPTS=(-O host:127.0.0.1 -O port:"$tcsd_port")
 "$DUMP" -v "${TPM_OPTS[@]}" -n $(( 4 + 200 * 2500 )) tpm > "$T/tpm.bin" 2> "$T/dump1.err" ||
 	fail "source-dump tpm failed"
 read -r bad run rct apt < <(gate_report "$T/tpm.bin" 200) || fail "rngtest"
-[ "$bad" -le 2 ] && [ "$run" -le 1 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
+[ "$bad" -le 5 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 200 blocks"
 rate=$(tail -1 "$T/dump1.err" | sed 's/^source-dump: //')
 
@@ -66,7 +66,7 @@ HELPER_PIDS=("${HELPER_PIDS[@]/$dump_pid}")
 [ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * 2500 )) ] || fail "short dump across the restart"
 grep -q "reconnected to tcsd" "$T/dump2.err" || fail "no reconnection reported"
 read -r bad run rct apt < <(gate_report "$T/tpm2.bin" 200) || fail "rngtest"
-[ "$bad" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] || fail "after the restart: $bad failures, RCT $rct, APT $apt"
+[ "$bad" -le 5 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] || fail "after the restart: $bad failures, RCT $rct, APT $apt"
 reconnect=$(grep -o "reconnected to tcsd.*" "$T/dump2.err" | head -1)
 
 # 3. rngd with only the tpm source into a file sink, guarded, across a tcsd restart.

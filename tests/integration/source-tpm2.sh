@@ -22,7 +22,7 @@ TCTI="tcti:swtpm:host=127.0.0.1,port=$port"
 "$DUMP" -v -O "$TCTI" -n $(( 4 + 200 * 2500 )) tpm2 > "$T/tpm2.bin" 2> "$T/dump.err" || fail "source-dump tpm2 failed"
 [ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * 2500 )) ] || fail "short dump"
 read -r bad run rct apt < <(gate_report "$T/tpm2.bin" 200) || fail "rngtest"
-[ "$bad" -le 2 ] && [ "$run" -le 1 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
+[ "$bad" -le 5 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 200 blocks"
 rate=$(tail -1 "$T/dump.err" | sed 's/^source-dump: //')
 
