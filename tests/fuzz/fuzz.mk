@@ -23,7 +23,7 @@ TESTS += tests/fuzz/fuzz-check.sh
 CLEANFILES += $(FUZZ_HARNESSES)
 EXTRA_DIST += \
 	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cli.c tests/fuzz/fuzz_gate.c tests/fuzz/fuzz_sysstat.c \
-	tests/fuzz/build-harness.sh tests/fuzz/run-fuzz.sh tests/fuzz/fuzz-check.sh \
+	tests/fuzz/build-harness.sh tests/fuzz/run-fuzz.sh tests/fuzz/fuzz-check.sh tests/fuzz/options.dict \
 	tests/fuzz/corpus
 
 tests/fuzz/fuzz_config: $(top_srcdir)/tests/fuzz/fuzz_config.c $(FUZZ_OPTIONS_DEPS)

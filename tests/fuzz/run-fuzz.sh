@@ -29,10 +29,16 @@ for h in $harnesses; do
 	fi
 	mkdir -p "$scratch/$corpus"
 	max_len=4096
+	extra=()
 	[ "$h" = fuzz_gate ] && max_len=$((4 + 3 + 8 * 2500))
+	# Option names and range edges, and comparison operands as feedback,
+	# so an off-by-one at a range edge is a mutation or two away.
+	case $h in fuzz_config|fuzz_cli)
+		extra=(-use_value_profile=1 -dict="$top_srcdir/tests/fuzz/options.dict") ;;
+	esac
 	"$bin" -max_total_time="$seconds" -runs="$max_runs" -max_len=$max_len \
 		-timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
-		-artifact_prefix="$fdir/$h-" \
+		-artifact_prefix="$fdir/$h-" "${extra[@]}" \
 		"$scratch/$corpus" "$top_srcdir/tests/fuzz/corpus/$corpus" \
 		> "$scratch/$h.log" 2>&1
 	rc=$?
