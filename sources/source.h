@@ -12,6 +12,7 @@
 #ifndef RNGD_SOURCE_H
 #define RNGD_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -24,6 +25,12 @@ struct rng_source_ops {
 	const char *summary;            /* one line for rngd -l and the man page */
 	double default_entropy_per_bit; /* conservative: what an untested device earns */
 	int default_priority;           /* higher is read first */
+	/*
+	 * The credit can never be raised above default_entropy_per_bit (a
+	 * source that is dubious by construction): the daemon refuses such
+	 * an -O instead of letting the source undo it later.
+	 */
+	bool credit_fixed;
 
 	/*
 	 * 0 if the source can work here, else -errno with a human reason in

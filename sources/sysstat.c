@@ -400,6 +400,7 @@ const struct rng_source_ops rng_source_sysstat_ops = {
 	.summary = "hash of system statistics and sampling times (EGD-style, never credited)",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = -10,
+	.credit_fixed = true,
 	.probe = sysstat_probe,
 	.open = sysstat_open,
 	.read = sysstat_read,

@@ -19,12 +19,16 @@ grep -q "stays 0" "$T/opt.err" || fail "no reason for refusing the credit: $(cat
 # ...nor through rngd's list, where the credit shows 0.
 "$top_builddir/rngd/rngd" -l > "$T/list.out" 2>&1 || fail "rngd -l failed"
 grep -qE '^sysstat +yes +0\.000 ' "$T/list.out" || fail "rngd -l: $(grep sysstat "$T/list.out")"
-# ...and rngd given -O sysstat:entropy_per_bit:0.5 still credits nothing
-# (the source zeroes its credit at open and on every read). Needs the guard.
+# rngd refuses to raise sysstat's fixed credit (usage error, exit 2)...
+st=0
+"$top_builddir/rngd/rngd" -l -O sysstat:entropy_per_bit:0.5 > /dev/null 2> "$T/fixed.err" || st=$?
+[ "$st" = 2 ] && grep -q "credit is fixed" "$T/fixed.err" ||
+	fail "rngd accepted -O sysstat:entropy_per_bit:0.5 (exit $st): $(cat "$T/fixed.err")"
+# ...and rngd with sysstat credits nothing. Needs the guard.
 credit_note="rngd run skipped: the guard needs root"
 if [ "$(id -u)" = 0 ]; then
 	"$top_srcdir/tests/integration/guard.sh" -p "$T/rngd.pid" -- "$top_builddir/rngd/rngd" -f -c /dev/null \
-		-x all -n sysstat -O sysstat:entropy_per_bit:0.5 -o "$T/sink" > /dev/null 2> "$T/rngd.log" &
+		-x all -n sysstat -o "$T/sink" > /dev/null 2> "$T/rngd.log" &
 	guard_pid=$!
 	HELPER_PIDS+=("$guard_pid")
 	for _ in $(seq 100); do [ -s "$T/sink" ] && break; sleep 0.1; done
@@ -37,7 +41,7 @@ if [ "$(id -u)" = 0 ]; then
 	credited=$(echo "$summary" | grep -oE "bits credited [0-9]+" | awk '{print $NF}')
 	[ -n "$passed" ] && [ "$passed" -gt 0 ] || fail "rngd passed no sysstat block: $summary"
 	[ "$credited" = 0 ] || fail "rngd credited $credited bits from sysstat despite its fixed 0"
-	credit_note="rngd with -O sysstat:entropy_per_bit:0.5: $passed blocks passed, 0 bits credited"
+	credit_note="rngd with sysstat: $passed blocks passed, 0 bits credited"
 fi
 echo "ok: $credit_note"
 echo "ok: $blocks blocks, $bad FIPS failures (longest run $run), no RCT/APT alarm, credit 0; $(tail -1 "$T/dump.err" | sed 's/^source-dump: //')"
