@@ -5,6 +5,8 @@ result() {
 	local check=$1 status=$2
 	shift 2
 	echo "RESULT $SCENARIO $check $status $*"
+	# /init reports the count with DONE, so the host sees lost lines.
+	echo "$check" >> /run/results
 }
 # BENCH <scenario> <name> <details>: a figure, not a verdict.
 bench() {
