@@ -283,11 +283,13 @@ static bool read_client(struct egd_server *s, size_t i, uint64_t now_ms)
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return true;
 	if (n <= 0) {
-		char why[96];
+		char why[128];
+		bool reset = n == 0 || errno == ECONNRESET;
 
-		snprintf(why, sizeof(why), "disconnected%s%s", n < 0 ? " (read error)" : "",
-			 c->conn.unserved ? " mid-reply" : "");
-		drop_client(s, i, LOG_INFO, why);
+		/* A peer closing with our reply unread shows as a reset. */
+		snprintf(why, sizeof(why), "disconnected%s%s%s", c->conn.unserved ? " mid-reply" : "",
+			 reset ? "" : ": ", reset ? "" : strerror(errno));
+		drop_client(s, i, reset ? LOG_INFO : LOG_WARNING, why);
 		return false;
 	}
 	r = egd_conn_input(&c->conn, buf, (size_t)n, &s->limits, now_ms);
@@ -549,8 +551,8 @@ void egd_server_log_stats(struct egd_server *s, const char *why)
 	held = egd_reserve_held(s->reserve);
 	(void)pthread_mutex_lock(&s->lock);
 	rngd_log(s->log, LOG_NOTICE, WHO,
-		 "%s: %s: %zu clients connected, %" PRIu64 " accepted, %" PRIu64 " refused, %" PRIu64
-		 " dropped; bytes served %" PRIu64 "; reserve bytes in %" PRIu64 ", held %zu",
+		 "%s: %s: clients connected %zu, accepted %" PRIu64 ", refused %" PRIu64 ", dropped %" PRIu64
+		 ", bytes served %" PRIu64 ", reserve bytes in %" PRIu64 ", held %zu",
 		 why, s->path, s->n_clients, s->accepted, s->refused, s->dropped, served, in, held);
 	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
 		struct egd_client *c = s->clients[i];
