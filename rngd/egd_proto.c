@@ -77,6 +77,7 @@ void egd_limits_default(struct egd_limits *lim)
 	lim->max_clients = EGD_DEFAULT_CLIENTS;
 	lim->max_unserved = EGD_DEFAULT_MAX_UNSERVED;
 	lim->stall_ms = EGD_DEFAULT_STALL_MS;
+	lim->prime = 0;
 }
 
 /* ---- 2. Rate limit ------------------------------------------------------ */
@@ -139,6 +140,20 @@ void egd_conn_wipe(struct egd_conn *c)
 {
 	explicit_bzero(c->out, sizeof(c->out));
 	c->out_off = c->out_len = 0;
+}
+
+void egd_conn_prime(struct egd_conn *c, const struct egd_limits *lim)
+{
+	uint32_t left = lim->prime < EGD_MAX_PRIME ? lim->prime : EGD_MAX_PRIME;
+
+	while (left > 0 && c->q_count < EGD_QUEUE_MAX) {
+		struct egd_request req = { .cmd = EGD_CMD_READ_BLOCK, .n = (uint8_t)(left < 255 ? left : 255) };
+
+		c->queue[(c->q_head + c->q_count) % EGD_QUEUE_MAX] = req;
+		c->q_count++;
+		c->unserved += req.n;
+		left -= req.n;
+	}
 }
 
 size_t egd_conn_read_room(const struct egd_conn *c)

@@ -61,6 +61,7 @@ struct egd_limits {
 	uint32_t max_clients;
 	uint32_t max_unserved;    /* bytes requested and not yet served */
 	uint32_t stall_ms;        /* a reply unread or a request unfinished this long */
+	uint32_t prime;           /* bytes pushed unasked to each new client; 0: none */
 };
 
 #define EGD_DEFAULT_RATE 16384u
@@ -69,6 +70,8 @@ struct egd_limits {
 /* Sixteen of QEMU's 255-byte requests in flight, with room to spare. */
 #define EGD_DEFAULT_MAX_UNSERVED 8192u
 #define EGD_DEFAULT_STALL_MS 30000u
+/* Priming must stay well inside the flooding limit. */
+#define EGD_MAX_PRIME 4096u
 
 void egd_limits_default(struct egd_limits *lim);
 
@@ -105,6 +108,15 @@ void egd_conn_init(struct egd_conn *c, const struct egd_limits *lim, uint64_t no
 
 /* Wipe the reply buffer (it may hold entropy bytes). */
 void egd_conn_wipe(struct egd_conn *c);
+
+/*
+ * Queue lim->prime bytes for a new client as if it had asked for them
+ * (blocking reads): QEMU's rng-egd loses the request in flight when the
+ * server restarts and never sends it again, but it takes any bytes that
+ * arrive for the requests it still holds. Not for other EGD clients: it
+ * puts bytes ahead of their first reply.
+ */
+void egd_conn_prime(struct egd_conn *c, const struct egd_limits *lim);
 
 /* How many bytes the server may read from the socket now without
  * overflowing the queue (each request is at least one byte). */

@@ -116,9 +116,10 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		return -ENAMETOOLONG;
 	}
 	if (cfg->limits.max_clients == 0 || cfg->limits.max_clients > EGD_MAX_CLIENTS ||
-	    cfg->limits.burst == 0 || cfg->limits.stall_ms == 0 || cfg->limits.max_unserved == 0) {
-		rngd_log(log, LOG_ERR, WHO, "invalid limits (clients 1..%u, burst and stall time above 0)",
-			 EGD_MAX_CLIENTS);
+	    cfg->limits.burst == 0 || cfg->limits.stall_ms == 0 || cfg->limits.max_unserved == 0 ||
+	    cfg->limits.prime > EGD_MAX_PRIME) {
+		rngd_log(log, LOG_ERR, WHO, "invalid limits (clients 1..%u, burst and stall time above 0, prime at most %u)",
+			 EGD_MAX_CLIENTS, EGD_MAX_PRIME);
 		return -EINVAL;
 	}
 	memcpy(sa.sun_path, cfg->path, strlen(cfg->path) + 1);
@@ -173,10 +174,11 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	egd_reserve_set_data_wake(reserve, s->wake_fd);
 	rngd_log(log, LOG_INFO, WHO,
 		 "serving %s (mode %04o%s%s), per client %" PRIu32 " bytes/s burst %" PRIu32
-		 ", at most %" PRIu32 " clients",
+		 ", at most %" PRIu32 " clients%s",
 		 cfg->path, (unsigned int)(cfg->mode & 07777), gid != (gid_t)-1 ? ", group " : "",
 		 gid != (gid_t)-1 ? (cfg->group ? cfg->group : EGD_DEFAULT_SOCKET_GROUP) : "",
-		 s->limits.rate, s->limits.burst, s->limits.max_clients);
+		 s->limits.rate, s->limits.burst, s->limits.max_clients,
+		 s->limits.prime ? ", priming each new client (QEMU rng-egd)" : "");
 	return 0;
 fail:
 	(void)unlink(cfg->path);
@@ -258,6 +260,7 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 			c->peer_uid = cred.uid;
 		}
 		egd_conn_init(&c->conn, &s->limits, now_ms);
+		egd_conn_prime(&c->conn, &s->limits);
 		s->clients[i] = c;
 		s->n_clients++;
 		s->accepted++;

@@ -304,6 +304,35 @@ static void test_wipe(void **state)
 		assert_int_equal(conn.out[i], 0);
 }
 
+static void test_prime(void **state)
+{
+	uint8_t out[1024];
+
+	(void)state;
+	lim.prime = 300;
+	egd_conn_init(&conn, &lim, 0);
+	egd_conn_prime(&conn, &lim);
+	/* Bytes as if asked for: they count against flooding like a request. */
+	assert_int_equal(conn.q_count, 2);
+	assert_int_equal(conn.unserved, 300);
+	assert_int_equal(conn.requests, 0);
+	put_counting(400, 1);
+	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x00 }, 1, &lim, 0), 0);
+	egd_conn_serve(&conn, &res, &lim, PID, 1000, 0);
+	egd_conn_serve(&conn, &res, &lim, PID, 1000, 0);
+	/* The pushed bytes first, then the reply to the client's own request. */
+	assert_int_equal(flush(out, sizeof(out), 0), 300 + 4);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[299], (uint8_t)300);
+	assert_memory_equal(out + 300, "\0\0\0\x64", 4);
+	assert_int_equal(conn.unserved, 0);
+	/* Capped: never more than EGD_MAX_PRIME. */
+	lim.prime = 100000;
+	egd_conn_init(&conn, &lim, 0);
+	egd_conn_prime(&conn, &lim);
+	assert_int_equal(conn.unserved, EGD_MAX_PRIME);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +345,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wipe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prime, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
