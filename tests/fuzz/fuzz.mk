@@ -11,7 +11,7 @@ FUZZ_SECONDS ?= 600
 # does not own; warnings still show in the build log.
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I. -I$(abs_top_builddir)
+	-I$(abs_top_builddir) -I.
 # Rules compile from the source tree with its relative paths (so
 # $(FIPS_SOURCES) serves as it is) and write into the build tree.
 FUZZ_BUILD = cd $(top_srcdir) && $(SHELL) tests/fuzz/build-harness.sh $(abs_top_builddir)/$@ $(CLANG) $(FUZZ_CFLAGS)
