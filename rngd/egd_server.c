@@ -152,8 +152,15 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	}
 	if ((cfg->owner != (uid_t)-1 || gid != (gid_t)-1) && chown(cfg->path, cfg->owner, gid) < 0) {
 		r = -errno;
-		rngd_log(log, LOG_ERR, WHO, "cannot chown %s: %s", cfg->path, strerror(-r));
-		goto fail;
+		/* The default group is a convenience (a service without
+		 * CAP_CHOWN still serves root); a group asked for is a must. */
+		if (cfg->group || cfg->owner != (uid_t)-1) {
+			rngd_log(log, LOG_ERR, WHO, "cannot chown %s: %s", cfg->path, strerror(-r));
+			goto fail;
+		}
+		rngd_log(log, LOG_WARNING, WHO, "cannot give %s to group %s (%s); only its owner may connect",
+			 cfg->path, EGD_DEFAULT_SOCKET_GROUP, strerror(-r));
+		gid = (gid_t)-1;
 	}
 	if (chmod(cfg->path, cfg->mode & 07777) < 0) {
 		r = -errno;
@@ -192,6 +199,9 @@ void egd_server_set_limits(struct egd_server *s, const struct egd_limits *lim)
 	(void)pthread_mutex_lock(&s->lock);
 	s->limits = *lim;
 	(void)pthread_mutex_unlock(&s->lock);
+	rngd_log(s->log, LOG_INFO, WHO, "limits now: per client %" PRIu32 " bytes/s burst %" PRIu32
+		 ", at most %" PRIu32 " clients, prime %" PRIu32 " bytes",
+		 lim->rate, lim->burst, lim->max_clients, lim->prime);
 }
 
 /* ---- 2. Clients --------------------------------------------------------- */
