@@ -125,7 +125,8 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	memcpy(sa.sun_path, cfg->path, strlen(cfg->path) + 1);
 	s->path = strdup(cfg->path);
 	s->clients = calloc(EGD_MAX_CLIENTS, sizeof(*s->clients));
-	if (!s->path || !s->clients)
+	s->poll_slot = calloc(2 + EGD_MAX_CLIENTS, sizeof(*s->poll_slot));
+	if (!s->path || !s->clients || !s->poll_slot)
 		return -ENOMEM;
 	r = resolve_group(s, cfg->group, &gid);
 	if (r < 0)
@@ -230,6 +231,8 @@ static void drop_client(struct egd_server *s, size_t i, int level, const char *w
 	free(c);
 	s->clients[i] = NULL;
 	s->n_clients--;
+	while (s->hi > 0 && !s->clients[s->hi - 1])
+		s->hi--;
 }
 
 static void accept_clients(struct egd_server *s, uint64_t now_ms)
@@ -273,6 +276,8 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 		egd_conn_prime(&c->conn, &s->limits);
 		s->clients[i] = c;
 		s->n_clients++;
+		if (i + 1 > s->hi)
+			s->hi = i + 1;
 		s->accepted++;
 		char name[64];
 
@@ -373,8 +378,8 @@ static void serve_all(struct egd_server *s, uint64_t now_ms)
 	s->rr++;
 	while (progress) {
 		progress = false;
-		for (size_t k = 0; k < EGD_MAX_CLIENTS; k++) {
-			size_t i = (s->rr + k) % EGD_MAX_CLIENTS;
+		for (size_t k = 0, hi = s->hi; k < hi && s->hi; k++) {
+			size_t i = (s->rr + k) % hi;
 			struct egd_client *c = s->clients[i];
 			size_t served;
 
@@ -405,7 +410,7 @@ size_t egd_server_pollfds(struct egd_server *s, struct pollfd *pfd, uint64_t now
 
 	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
 	pfd[n++] = (struct pollfd){ .fd = s->wake_fd, .events = POLLIN };
-	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
+	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
 		size_t out;
 		short ev = 0;
@@ -418,6 +423,7 @@ size_t egd_server_pollfds(struct egd_server *s, struct pollfd *pfd, uint64_t now
 			ev |= POLLIN;
 		if (out > 0)
 			ev |= POLLOUT;
+		s->poll_slot[n] = i;
 		pfd[n++] = (struct pollfd){ .fd = c->fd, .events = ev };
 		t = egd_conn_stall_at(&c->conn, &s->limits);
 		if (t < next)
@@ -447,16 +453,17 @@ void egd_server_handle(struct egd_server *s, const struct pollfd *pfd, size_t n,
 			accept_clients(s, now_ms);
 			continue;
 		}
-		for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
-			if (s->clients[i] && s->clients[i]->fd == pfd[k].fd) {
-				if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR))
-					(void)read_client(s, i, now_ms);
-				break;
-			}
+		/* Entries past the two fixed ones are clients, in pollfds() order. */
+		if (k >= 2 && k < 2 + EGD_MAX_CLIENTS) {
+			size_t i = s->poll_slot[k];
+
+			if (i < s->hi && s->clients[i] && s->clients[i]->fd == pfd[k].fd &&
+			    (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				(void)read_client(s, i, now_ms);
 		}
 	}
 	serve_all(s, now_ms);
-	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
+	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
 
 		if (c && egd_conn_stalled(&c->conn, &s->limits, now_ms)) {
@@ -545,7 +552,7 @@ uint64_t egd_server_bytes_served(struct egd_server *s)
 
 	(void)pthread_mutex_lock(&s->lock);
 	total = s->bytes_served_closed;
-	for (size_t i = 0; s->clients && i < EGD_MAX_CLIENTS; i++)
+	for (size_t i = 0; s->clients && i < s->hi; i++)
 		if (s->clients[i])
 			total += s->clients[i]->conn.bytes_served;
 	(void)pthread_mutex_unlock(&s->lock);
@@ -567,7 +574,7 @@ void egd_server_log_stats(struct egd_server *s, const char *why)
 		 "%s: %s: clients connected %zu, accepted %" PRIu64 ", refused %" PRIu64 ", dropped %" PRIu64
 		 ", bytes served %" PRIu64 ", reserve bytes in %" PRIu64 ", held %zu",
 		 why, s->path, s->n_clients, s->accepted, s->refused, s->dropped, served, in, held);
-	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
+	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
 		char name[64];
 
@@ -585,11 +592,15 @@ void egd_server_close(struct egd_server *s)
 {
 	egd_server_stop(s);
 	if (s->clients) {
-		for (size_t i = 0; i < EGD_MAX_CLIENTS; i++)
-			if (s->clients[i])
-				drop_client(s, i, LOG_INFO, "disconnected: rngd is stopping");
+		for (size_t i = s->hi; i > 0; i--)
+			if (s->clients[i - 1])
+				drop_client(s, i - 1, LOG_INFO, "disconnected: rngd is stopping");
 		free(s->clients);
 		s->clients = NULL;
+	}
+	if (s->poll_slot) {
+		free(s->poll_slot);
+		s->poll_slot = NULL;
 	}
 	if (s->log)
 		(void)pthread_mutex_destroy(&s->lock);

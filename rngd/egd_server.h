@@ -64,8 +64,10 @@ struct egd_server {
 	int listen_fd;
 	int wake_fd;                  /* eventfd: reserve data, stop, stats */
 	pid_t pid;
-	struct egd_client **clients;  /* max_clients slots, NULL when free */
+	struct egd_client **clients;  /* EGD_MAX_CLIENTS slots, NULL when free */
 	size_t n_clients;
+	size_t hi;                    /* slots in use are all below this */
+	size_t *poll_slot;            /* pollfds(): the slot of each client entry */
 	size_t rr;                    /* round-robin start for fairness */
 	unsigned long next_id;
 	uint64_t accepted, refused, dropped;
