@@ -626,6 +626,13 @@ static uint64_t run_periodic(struct rngd_loop *l, struct periodic *p, uint64_t n
 
 static const int handled_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 
+void rngd_loop_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+		sigaddset(set, handled_signals[i]);
+}
+
 int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
 		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg)
 {
@@ -643,10 +650,9 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	/* A FIFO sink whose reader went away: EPIPE from write(), not death. */
 	if (sigaction(SIGPIPE, &ign, NULL) < 0)
 		return -errno;
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
-		sigaddset(&set, handled_signals[i]);
-	/* Blocked here, inherited by every reader thread: only the signalfd sees them. */
+	rngd_loop_signal_set(&set);
+	/* Blocked here (main() already did so at start-up), inherited by every
+	 * reader thread: only the signalfd sees them. */
 	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
 		return -EINVAL;
 	l->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);

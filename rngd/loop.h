@@ -11,6 +11,7 @@
 #define RNGD_LOOP_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -121,6 +122,13 @@ struct rngd_loop {
 
 /* Set up fds (blocks the signals it handles in the calling thread; call
  * before any thread exists). 0 or -errno. */
+/*
+ * The signals the loop handles through its signalfd. main() blocks them
+ * before anything else, so one arriving during start-up waits for the
+ * loop instead of killing rngd with the default action.
+ */
+void rngd_loop_signal_set(sigset_t *set);
+
 int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
 		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
 

@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,8 +243,11 @@ int main(int argc, char *argv[])
 {
 	static struct rngd d = { .pidfile_fd = -1 };
 	char err[RNGD_ERR_MAX];
+	sigset_t handled;
 	int code;
 
+	rngd_loop_signal_set(&handled);
+	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
 	d.argc = argc;
 	d.argv = argv;
 	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {
