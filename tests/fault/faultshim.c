@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * LD_PRELOAD fault shim: reads from file descriptors opened on one chosen
- * path fail or shrink at seeded random points, so tests can drive rngd's
- * source error paths with a real file behind them.
+ * LD_PRELOAD fault shim: reads (or writes) on file descriptors opened on
+ * one chosen path fail or shrink at seeded random points, so tests can
+ * drive rngd's source and sink error paths with a real file behind them.
  *
  * Environment (read once, at the first open of FAULT_PATH):
  *   FAULT_PATH     the path (as passed to open) whose reads get faults
@@ -13,9 +13,11 @@
  *   FAULT_MAX      faults to inject in all; then the faults clear (default: no end)
  *   FAULT_DELAY_US sleep this long in every read of the path (slow source)
  *   FAULT_LOG      append one line per injected fault: "read N: KIND"
+ *   FAULT_WRITES   1: the faults hit write() instead of read(); eof
+ *                  means ENOSPC there
  *
- * A short read really reads, fewer bytes than asked (1..len-1); every
- * other fault consumes nothing.
+ * A short read (write) really reads (writes), fewer bytes than asked
+ * (1..len-1); every other fault consumes nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -49,6 +51,7 @@ static struct {
 	unsigned int nkinds;
 	unsigned long skip, max, injected, reads;
 	unsigned long delay_us;
+	bool writes;
 	const char *log;
 	bool tracked[MAX_TRACKED_FD];
 } shim = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -72,6 +75,7 @@ static void configure_locked(void)
 	shim.max = env_ulong("FAULT_MAX", (unsigned long)-1);
 	shim.delay_us = env_ulong("FAULT_DELAY_US", 0);
 	shim.log = getenv("FAULT_LOG");
+	shim.writes = env_ulong("FAULT_WRITES", 0) != 0;
 	for (unsigned int k = 0; k < FAULT_KINDS_N; k++)
 		if (!kinds || !*kinds || strstr(kinds, kind_names[k]))
 			shim.kinds[shim.nkinds++] = k;
@@ -201,7 +205,7 @@ int close(int fd)
 	return real_close(fd);
 }
 
-static void log_fault(unsigned long read_no, const char *kind)
+static void log_fault(const char *op, unsigned long call_no, const char *kind)
 {
 	FILE *f;
 
@@ -210,26 +214,23 @@ static void log_fault(unsigned long read_no, const char *kind)
 	f = fopen(shim.log, "ae");
 	if (!f)
 		return;
-	fprintf(f, "read %lu: %s\n", read_no, kind);
+	fprintf(f, "%s %lu: %s\n", op, call_no, kind);
 	fclose(f);
 }
 
-ssize_t read(int fd, void *buf, size_t len)
+/* Whether this read or write on @fd gets a fault, which, and how short. */
+static enum fault_kind decide(int fd, bool is_write, size_t len, size_t *short_len)
 {
-	static ssize_t (*real_read)(int, void *, size_t);
 	enum fault_kind kind = FAULT_KINDS_N;
-	unsigned long read_no = 0, delay = 0;
-	size_t short_len = 0;
+	unsigned long call_no = 0, delay = 0;
 
-	if (!real_read)
-		real_read = real("read");
 	if (fd < 0 || fd >= MAX_TRACKED_FD)
-		return real_read(fd, buf, len);
+		return kind;
 	pthread_mutex_lock(&shim.lock);
-	if (shim.tracked[fd]) {
-		read_no = ++shim.reads;
+	if (shim.tracked[fd] && shim.writes == is_write) {
+		call_no = ++shim.reads;
 		delay = shim.delay_us;
-		if (read_no > shim.skip && shim.injected < shim.max && shim.nkinds &&
+		if (call_no > shim.skip && shim.injected < shim.max && shim.nkinds &&
 		    next_random_locked() % 1000 < shim.rate) {
 			kind = shim.kinds[next_random_locked() % shim.nkinds];
 			if (kind == FAULT_SHORT && len < 2)
@@ -237,10 +238,10 @@ ssize_t read(int fd, void *buf, size_t len)
 			else
 				shim.injected++;
 			if (kind == FAULT_SHORT)
-				short_len = 1 + next_random_locked() % (len - 1);
+				*short_len = 1 + next_random_locked() % (len - 1);
 		}
 		if (kind != FAULT_KINDS_N)
-			log_fault(read_no, kind_names[kind]);
+			log_fault(is_write ? "write" : "read", call_no, kind_names[kind]);
 	}
 	pthread_mutex_unlock(&shim.lock);
 	if (delay) {
@@ -249,7 +250,17 @@ ssize_t read(int fd, void *buf, size_t len)
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
 	}
-	switch (kind) {
+	return kind;
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	static ssize_t (*real_read)(int, void *, size_t);
+	size_t short_len = 0;
+
+	if (!real_read)
+		real_read = real("read");
+	switch (decide(fd, false, len, &short_len)) {
 	case FAULT_EIO: errno = EIO; return -1;
 	case FAULT_EINTR: errno = EINTR; return -1;
 	case FAULT_EAGAIN: errno = EAGAIN; return -1;
@@ -258,6 +269,24 @@ ssize_t read(int fd, void *buf, size_t len)
 	case FAULT_KINDS_N: break;
 	}
 	return real_read(fd, buf, len);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real_write)(int, const void *, size_t);
+	size_t short_len = 0;
+
+	if (!real_write)
+		real_write = real("write");
+	switch (decide(fd, true, len, &short_len)) {
+	case FAULT_EIO: errno = EIO; return -1;
+	case FAULT_EINTR: errno = EINTR; return -1;
+	case FAULT_EAGAIN: errno = EAGAIN; return -1;
+	case FAULT_EOF: errno = ENOSPC; return -1;
+	case FAULT_SHORT: return real_write(fd, buf, short_len);
+	case FAULT_KINDS_N: break;
+	}
+	return real_write(fd, buf, len);
 }
 
 ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen);
