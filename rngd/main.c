@@ -146,7 +146,8 @@ static void take_hwrng_quality(struct rngd *d)
 		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
 		return;
 	}
-	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs);
+	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs,
+			       d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR);
 	if (r < 0) {
 		rngd_log(&d->log, LOG_WARNING, hw->src.name,
 			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",

@@ -31,6 +31,7 @@ enum opt_id {
 	OPT_TOPUP_INTERVAL,
 	OPT_TOPUP_BYTES,
 	OPT_HWRNG_SYSFS,
+	OPT_STATE_DIR,
 };
 
 enum opt_where {
@@ -87,6 +88,8 @@ static const struct opt_def opt_defs[] = {
 	{ "topup-bytes", OPT_TOPUP_BYTES, "BYTES", WHERE_BOTH, "kernels 5.18+: bytes per top-up (default 64)" },
 	{ "hwrng-sysfs", OPT_HWRNG_SYSFS, "DIR", WHERE_BOTH,
 	  "where rng_quality and rng_current live (default /sys/class/misc/hw_random)" },
+	{ "state-dir", OPT_STATE_DIR, "DIR", WHERE_BOTH,
+	  "keeps rng_quality's original value across an unclean exit (default " RNGD_DEFAULT_STATE_DIR ")" },
 };
 
 #define N_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -144,6 +147,7 @@ void rngd_options_free(struct rngd_options *o)
 	free(o->user);
 	free(o->stats_file);
 	free(o->hwrng_sysfs);
+	free(o->state_dir);
 	for (size_t i = 0; i < o->n_source_args; i++)
 		free(o->source_args[i].text);
 	free(o->source_args);
@@ -305,6 +309,11 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		if (value[0] != '/')
 			return fail(err, "'%s' needs an absolute path, not '%s'", name, value);
 		r = set_string(&o->hwrng_sysfs, value);
+		break;
+	case OPT_STATE_DIR:
+		if (value[0] != '/')
+			return fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+		r = set_string(&o->state_dir, value);
 		break;
 	case 'r':
 		if (!value[0])

@@ -28,6 +28,8 @@ enum rngd_on_fail {
 #define RNGD_DEFAULT_CONFIG "/etc/rngd.conf"
 #define RNGD_DEFAULT_RANDOM_DEVICE "/dev/random"
 #define RNGD_DEFAULT_PIDFILE "/run/rngd.pid"
+/* Holds the rng_quality record (rngd/hwrng_quality.h); tmpfs on purpose. */
+#define RNGD_DEFAULT_STATE_DIR "/run/rngd"
 
 /* Source selection arguments, kept in the order given (config first). */
 enum rngd_source_arg_kind {
@@ -57,6 +59,7 @@ struct rngd_options {
 	char *user;                 /* -D user[:group], NULL: stay */
 	char *stats_file;
 	char *hwrng_sysfs;          /* NULL: the kernel's hw_random sysfs folder */
+	char *state_dir;            /* NULL: RNGD_DEFAULT_STATE_DIR */
 	unsigned int stats_interval_s;
 	int watermark_bits;         /* -W, <0: the kernel sink's default */
 	unsigned int random_step;   /* bytes per sink write */

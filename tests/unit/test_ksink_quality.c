@@ -187,7 +187,7 @@ static void test_take_and_restore(void **state)
 	(void)state;
 	add_device("virtio_rng.0", 1000);
 	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
 	assert_true(q.applied);
 	assert_string_equal(q.device, "virtio_rng.0");
 	assert_int_equal(q.saved_quality, 1000);
@@ -217,7 +217,7 @@ static void test_already_zero_writes_nothing(void **state)
 	(void)state;
 	add_device("tpm-rng-0", 0);
 	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
 	assert_true(q.applied);
 	assert_int_equal(q.saved_quality, 0);
 	hwrng_quality_restore(&q);
@@ -233,7 +233,7 @@ static void test_kernel_switches_on_write(void **state)
 	add_device("virtio_rng.0", 1000);
 	add_device("intel-rng", 500);
 	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
 	/* Both zeroed; with equal qualities the first in the list wins again. */
 	assert_int_equal(core.dev[0].quality, 0);
 	assert_int_equal(core.dev[1].quality, 0);
@@ -261,7 +261,7 @@ static void test_current_changes_behind_us(void **state)
 	add_device("virtio_rng.0", 1000);
 	add_device("virtio_rng.1", 700);
 	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
 	assert_int_equal(core.current, 0);
 	assert_int_equal(core.dev[1].quality, 0);
 
@@ -304,7 +304,7 @@ static void test_restore_only_same_device(void **state)
 	add_device("virtio_rng.0", 1000);
 	add_device("tpm-rng-0", 0);
 	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
 	writes = core.quality_writes;
 	/* The admin picked another device and rngd never looked again. */
 	core.current = 1;
@@ -321,7 +321,7 @@ static void test_no_device_then_one_appears(void **state)
 
 	(void)state;
 	start(-1);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
 	assert_false(q.applied);
 	assert_string_equal(q.device, "none");
 	assert_int_equal(core.quality_writes, 0);
@@ -342,27 +342,291 @@ static void test_bad_folders(void **state)
 	char path[128];
 
 	(void)state;
-	assert_int_equal(hwrng_quality_take(&q, "/nonexistent/ksink"), -ENOENT);
+	assert_int_equal(hwrng_quality_take(&q, "/nonexistent/ksink", NULL), -ENOENT);
 	assert_int_equal(q.dir_fd, -1);
 
 	add_device("virtio_rng.0", 1000);
 	start(0);
 	put_file("rng_quality", "lots\n");
-	assert_int_equal(hwrng_quality_take(&q, core.dir), -EBADMSG);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), -EBADMSG);
 	assert_int_equal(q.quality_fd, -1);
 	put_file("rng_quality", "1025\n");
-	assert_int_equal(hwrng_quality_take(&q, core.dir), -EBADMSG);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), -EBADMSG);
 	assert_int_equal(core.quality_writes, 0);
 
 	/* A kernel without rng_quality (before 5.17). */
 	(void)snprintf(path, sizeof(path), "%s/rng_quality", core.dir);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir), -ENOENT);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), -ENOENT);
 	put_file("rng_quality", "0\n");
 
 	/* Check and restore on a handle that never opened are harmless. */
 	assert_int_equal(hwrng_quality_check(&q), -EBADF);
 	hwrng_quality_restore(&q);
+}
+
+/* ---- the state file: what survives an unclean exit ------------------------ */
+
+static char state_dir[64];
+
+static int setup_state(void **state)
+{
+	(void)snprintf(state_dir, sizeof(state_dir), "/tmp/ksink-state-XXXXXX");
+	assert_non_null(mkdtemp(state_dir));
+	return setup(state);
+}
+
+static int teardown_state(void **state)
+{
+	const char *names[] = { HWRNG_QUALITY_STATE_FILE, HWRNG_QUALITY_STATE_FILE ".new" };
+	char path[128];
+
+	for (size_t i = 0; i < 2; i++) {
+		(void)snprintf(path, sizeof(path), "%s/%s", state_dir, names[i]);
+		(void)unlink(path);
+	}
+	(void)rmdir(state_dir);
+	return teardown(state);
+}
+
+static void put_state(const char *text, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	(void)snprintf(path, sizeof(path), "%s/%s", state_dir, HWRNG_QUALITY_STATE_FILE);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The record's text, "" if empty, NULL if absent. */
+static const char *get_state(void)
+{
+	static char text[512];
+	char path[128];
+	size_t n;
+	FILE *f;
+
+	(void)snprintf(path, sizeof(path), "%s/%s", state_dir, HWRNG_QUALITY_STATE_FILE);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+static void test_state_recorded_before_zero(void **state)
+{
+	struct hwrng_quality q;
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_non_null(get_state());
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
+	assert_int_equal(core.dev[0].quality, 0);
+	/* A clean restore leaves no record behind. */
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1000);
+	assert_null(get_state());
+	assert_int_equal(q.state_fd, -1);
+	assert_int_equal(q.state_dir_fd, -1);
+}
+
+/* The bug: SIGKILL/watchdog/crash after take(), no restore(). */
+static void test_unclean_exit_then_restart(void **state)
+{
+	struct hwrng_quality first, second;
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_take(&first, core.dir, state_dir), 0);
+	assert_int_equal(core.dev[0].quality, 0);
+	/* The process dies: its fds close, nothing is restored. */
+	(void)close(first.quality_fd);
+	(void)close(first.current_fd);
+	(void)close(first.dir_fd);
+	(void)close(first.state_fd);
+	(void)close(first.state_dir_fd);
+
+	assert_int_equal(hwrng_quality_take(&second, core.dir, state_dir), 0);
+	assert_int_equal(second.saved_quality, 1000);
+	assert_non_null(strstr(second.note, "virtio_rng.0: rng_quality 0 left by an unclean exit: 1000"));
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
+	hwrng_quality_restore(&second);
+	assert_int_equal(core.dev[0].quality, 1000);
+	assert_int_equal(quality_file(), 1000);
+	assert_null(get_state());
+
+	/* Without a state folder the old behaviour: 0 saved, 0 "restored". */
+	assert_int_equal(hwrng_quality_take(&first, core.dir, NULL), 0);
+	(void)close(first.quality_fd);
+	(void)close(first.current_fd);
+	(void)close(first.dir_fd);
+	assert_int_equal(hwrng_quality_take(&second, core.dir, NULL), 0);
+	assert_int_equal(second.saved_quality, 0);
+	hwrng_quality_restore(&second);
+	assert_int_equal(core.dev[0].quality, 0);
+}
+
+static void test_state_for_another_device_is_stale(void **state)
+{
+	struct hwrng_quality q;
+	const char stale[] = "rngd hwrng-quality 1\ntpm-rng-0 800\n";
+
+	(void)state;
+	add_device("virtio_rng.0", 0);
+	start(0);
+	put_state(stale, sizeof(stale) - 1);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_int_equal(q.saved_quality, 0);
+	assert_int_equal(core.quality_writes, 0);
+	assert_non_null(strstr(q.note, "the state file named tpm-rng-0, not virtio_rng.0: replaced"));
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 0\n");
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 0);
+	assert_null(get_state());
+}
+
+static void test_state_out_of_date_when_not_zero(void **state)
+{
+	struct hwrng_quality q;
+	const char old[] = "rngd hwrng-quality 1\nvirtio_rng.0 1000\n";
+
+	(void)state;
+	/* The admin set 300 after the crash: that is the value now. */
+	add_device("virtio_rng.0", 300);
+	start(0);
+	put_state(old, sizeof(old) - 1);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_int_equal(q.saved_quality, 300);
+	assert_non_null(strstr(q.note, "the state file's 1000 is out of date"));
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 300\n");
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 300);
+}
+
+static void test_garbled_state_ignored(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *note;
+	} bad[] = {
+		{ "virtio_rng.0 1000\n", 18, "garbled at line 1" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0 1000", 38, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0 -5\n", 37, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0 +5\n", 37, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0 1025\n", 39, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0 99999999999999999999\n", 55, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0\n", 34, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\n 1000\n", 27, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\nvirtio\trng 1000\n", 37, "garbled at line 2" },
+		{ "rngd hwrng-quality 1\na 1\nb 2\nc 3\nd 4\ne 5\n", 41, "garbled at line 6" },
+		{ "rngd hwrng-quality 1\nvirtio_rng.0 10\0" "00\n", 40, "too long or binary" },
+		{ "rngd hwrng-quality 2\nvirtio_rng.0 1000\n", 39, "garbled at line 1" },
+	};
+	char big[2048];
+
+	(void)state;
+	add_device("virtio_rng.0", 0);
+	start(0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct hwrng_quality q;
+
+		put_state(bad[i].text, bad[i].len);
+		assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+		/* Nothing recorded is believed: 0 stays the value to restore. */
+		assert_int_equal(q.saved_quality, 0);
+		assert_int_equal(q.n_recorded, 0);
+		if (!strstr(q.note, bad[i].note))
+			fail_msg("case %zu: note '%s' lacks '%s'", i, q.note, bad[i].note);
+		/* ... and it is replaced by a good record. */
+		assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 0\n");
+		hwrng_quality_restore(&q);
+	}
+	memset(big, 'x', sizeof(big));
+	put_state(big, sizeof(big));
+	{
+		struct hwrng_quality q;
+
+		assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+		assert_non_null(strstr(q.note, "too long or binary"));
+		hwrng_quality_restore(&q);
+	}
+	/* An empty record (cleared after the privilege drop) is no record. */
+	put_state("", 0);
+	{
+		struct hwrng_quality q;
+
+		assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+		assert_string_equal(q.note, "");
+		hwrng_quality_restore(&q);
+	}
+}
+
+static void test_state_folder_made_or_unusable(void **state)
+{
+	struct hwrng_quality q;
+	char sub[128], path[160];
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	/* Missing (no RuntimeDirectory=): made. */
+	(void)snprintf(sub, sizeof(sub), "%s/made", state_dir);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, sub), 0);
+	(void)snprintf(path, sizeof(path), "%s/%s", sub, HWRNG_QUALITY_STATE_FILE);
+	assert_int_equal(access(path, F_OK), 0);
+	hwrng_quality_restore(&q);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(rmdir(sub), 0);
+
+	/* Not a folder: one note, and the quality is still taken. */
+	put_state("x", 1);
+	(void)snprintf(path, sizeof(path), "%s/%s", state_dir, HWRNG_QUALITY_STATE_FILE);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, path), 0);
+	assert_non_null(strstr(q.note, "no record of rng_quality kept"));
+	assert_int_equal(core.dev[0].quality, 0);
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1000);
+}
+
+/* A device zeroed after the take grows the record through the kept fd,
+ * and a clean exit that could not restore it keeps the record. */
+static void test_state_grows_and_stays_for_unrestored(void **state)
+{
+	struct hwrng_quality q;
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	add_device("virtio_rng.1", 1024);
+	enable_best_rng();
+	publish();
+	assert_int_equal(hwrng_quality_check(&q), 1);
+	assert_string_equal(get_state(),
+			    "rngd hwrng-quality 1\nvirtio_rng.0 1000\nvirtio_rng.1 1024\n");
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1024);
+	/* virtio_rng.0 stays 0 and is named: the record stays for it. */
+	assert_non_null(get_state());
+
+	/* After a drop the folder is not writable: the record is emptied. */
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	(void)close(q.state_dir_fd);
+	q.state_dir_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(q.state_dir_fd >= 0);
+	hwrng_quality_restore(&q);
+	assert_non_null(get_state());
+	assert_string_equal(get_state(), "");
 }
 
 int main(void)
@@ -375,6 +639,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_only_same_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_device_then_one_appears, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_folders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_recorded_before_zero, setup_state, teardown_state),
+		cmocka_unit_test_setup_teardown(test_unclean_exit_then_restart, setup_state, teardown_state),
+		cmocka_unit_test_setup_teardown(test_state_for_another_device_is_stale, setup_state,
+						teardown_state),
+		cmocka_unit_test_setup_teardown(test_state_out_of_date_when_not_zero, setup_state,
+						teardown_state),
+		cmocka_unit_test_setup_teardown(test_garbled_state_ignored, setup_state, teardown_state),
+		cmocka_unit_test_setup_teardown(test_state_folder_made_or_unusable, setup_state,
+						teardown_state),
+		cmocka_unit_test_setup_teardown(test_state_grows_and_stays_for_unrestored, setup_state,
+						teardown_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
