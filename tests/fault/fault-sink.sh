@@ -32,7 +32,7 @@ for kind in eio eof; do
 	wait "$GUARD_JOB"; RC=$?; GUARD_JOB=; RNGD_PID=
 	why=$([ $kind = eio ] && echo "Input/output error" || echo "No space left on device")
 	[ "$RC" = 1 ] || fail "$kind on the sink: rngd exited $RC, wanted 1"
-	grep -qE "AddressSanitizer|runtime error|Segmentation|Aborted" "$T/log" && fail "rngd crashed ($kind)"
+	grep -qE "AddressSanitizer|LeakSanitizer|runtime error|Segmentation|Aborted" "$T/log" && fail "rngd crashed ($kind)"
 	[ "$(grep -c "error: .*sink.*$why" "$T/log")" = 1 ] || fail "$kind on the sink: no single error line naming the sink and '$why'"
 	got=$("$CHECK" prefix "$T/expect" "$T/sink") || fail "$kind: the sink is not a prefix of the passing blocks"
 	[ "$got" = "bytes $(( 20 * BLOCK )) blocks 20 rest 0" ] || fail "$kind: sink holds $got, wanted the 20 blocks written before the fault"
