@@ -16,7 +16,7 @@ sys=$T/sys
 mkdir "$sys"
 run() {
 	start_rngd -x all -n hwrng -O hwrng:device:/dev/urandom -o /dev/null --topup-interval=86400 \
-		--hwrng-sysfs="$sys" "$@"
+		--hwrng-sysfs="$sys" --state-dir="$T/state" "$@"
 	wait_log "feeding the kernel sink /dev/null"
 }
 sink_written() { grep -oE "sink kernel: bytes written [0-9]+" "$T/log" | awk '{print $NF}'; }
@@ -50,4 +50,22 @@ run --no-take-credit
 wait_log "no-take-credit"
 stop_rngd TERM
 [ "$(cat "$sys/rng_quality")" = 1000 ] || fail "--no-take-credit changed rng_quality"
-echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured"
+
+# 4. An unclean exit (SIGKILL: what the watchdog's SIGABRT amounts to)
+#    leaves 0; the next rngd restores the original from the state file,
+#    not the 0 it finds, and a clean exit removes the record.
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+[ "$(cat "$T/state/hwrng-quality" 2>/dev/null)" = "rngd hwrng-quality 1
+fake0 1000" ] || fail "no state file before rng_quality was set to 0: $(cat "$T/state/hwrng-quality" 2>&1)"
+stop_rngd KILL
+[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") after SIGKILL"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC"
+[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "after SIGKILL and restart, rng_quality ended at $(cat "$sys/rng_quality"), not 1000"
+grep -qE "hwrng: .*left by an unclean exit: 1000" "$T/log" || fail "the recovered value was not logged"
+[ ! -e "$T/state/hwrng-quality" ] || fail "the state file outlived a clean restore"
+echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart"
