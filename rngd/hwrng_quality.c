@@ -444,12 +444,13 @@ int hwrng_quality_check(struct hwrng_quality *q)
 
 void hwrng_quality_restore(struct hwrng_quality *q)
 {
-	char cur[HWRNG_QUALITY_DEVICE_MAX];
 	/* The record stays while some device it names is still at 0. */
 	bool keep_record = false;
 
 	q->note[0] = '\0';
 	if (q->applied && q->quality_fd >= 0 && q->saved_quality > 0) {
+		char cur[HWRNG_QUALITY_DEVICE_MAX];
+
 		keep_record = true;
 		if (read_line(q->current_fd, cur, sizeof(cur)) != 0)
 			note_add(q, "%s: rng_current unreadable: rng_quality left alone", q->device);
