@@ -110,10 +110,7 @@ static const struct opt_def *opt_by_id(int id)
 	return NULL;
 }
 
-static int fail(char err[RNGD_ERR_MAX], const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(char err[RNGD_ERR_MAX], const char *fmt, ...)
+int rngd_fail(char err[RNGD_ERR_MAX], const char *fmt, ...)
 {
 	va_list ap;
 
@@ -258,17 +255,17 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	int r = 0;
 
 	if (!d || !(d->where & (from_config ? WHERE_CONFIG : WHERE_CLI)))
-		return fail(err, from_config ? "unknown key '%s'" : "unknown option '--%s'", name);
+		return rngd_fail(err, from_config ? "unknown key '%s'" : "unknown option '--%s'", name);
 	if (!d->arg || d->id == OPT_TAKE_CREDIT) {
 		/* Flags: bare on the command line, yes/no in the config file. */
 		if (from_config) {
 			if (!value || parse_bool(value, &flag) < 0)
-				return fail(err, "'%s' needs yes or no, not '%s'", name, value ? value : "");
+				return rngd_fail(err, "'%s' needs yes or no, not '%s'", name, value ? value : "");
 		} else if (value) {
-			return fail(err, "option '--%s' takes no value", name);
+			return rngd_fail(err, "option '--%s' takes no value", name);
 		}
 	} else if (!value) {
-		return fail(err, "option '--%s' needs a value (%s)", name, d->arg);
+		return rngd_fail(err, "option '--%s' needs a value (%s)", name, d->arg);
 	}
 	if (!value)
 		value = "";   /* flags: never read below, but no path sees NULL */
@@ -287,58 +284,58 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	case 'c': r = set_string(&o->config_path, value); break;
 	case 'o':
 		if (!value[0])
-			return fail(err, "'%s' needs a path or -", name);
+			return rngd_fail(err, "'%s' needs a path or -", name);
 		r = set_string(&o->random_device, value);
 		break;
 	case 'p':
 		if (!value[0])
-			return fail(err, "'%s' needs a path", name);
+			return rngd_fail(err, "'%s' needs a path", name);
 		r = set_string(&o->pidfile, value);
 		break;
 	case 'D':
 		if (!value[0] || value[0] == ':')
-			return fail(err, "'%s' needs USER or USER:GROUP, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs USER or USER:GROUP, not '%s'", name, value);
 		r = set_string(&o->user, value);
 		break;
 	case OPT_STATS_FILE:
 		if (!value[0])
-			return fail(err, "'%s' needs a path", name);
+			return rngd_fail(err, "'%s' needs a path", name);
 		r = set_string(&o->stats_file, value);
 		break;
 	case OPT_HWRNG_SYSFS:
 		if (value[0] != '/')
-			return fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
 		r = set_string(&o->hwrng_sysfs, value);
 		break;
 	case OPT_STATE_DIR:
 		if (value[0] != '/')
-			return fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
 		r = set_string(&o->state_dir, value);
 		break;
 	case 'r':
 		if (!value[0])
-			return fail(err, "'%s' needs a path", name);
+			return rngd_fail(err, "'%s' needs a path", name);
 		r = add_source_arg(o, RNGD_SRC_FILE, value);
 		break;
 	case 'x':
 	case 'n':
 		if (!source_name_well_formed(value))
-			return fail(err, "'%s' needs a source name, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs a source name, not '%s'", name, value);
 		r = add_source_arg(o, (enum rngd_source_arg_kind)d->id, value);
 		break;
 	case 'O':
 		if (!source_option_well_formed(value))
-			return fail(err, "-O (option) needs SOURCE:KEY:VALUE, not '%s'", value);
+			return rngd_fail(err, "-O (option) needs SOURCE:KEY:VALUE, not '%s'", value);
 		r = add_source_arg(o, RNGD_SRC_OPTION, value);
 		break;
 	case 'W':
 		if (parse_uint(value, 0, 4096, &n) < 0)
-			return fail(err, "'%s' needs a number of bits 0..4096, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs a number of bits 0..4096, not '%s'", name, value);
 		o->watermark_bits = (int)n;
 		break;
 	case 's':
 		if (parse_uint(value, 1, 65536, &n) < 0)
-			return fail(err, "'%s' needs a byte count 1..65536, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs a byte count 1..65536, not '%s'", name, value);
 		o->random_step = (unsigned int)n;
 		break;
 	case OPT_ON_FAIL:
@@ -347,45 +344,45 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		else if (strcmp(value, "mix") == 0)
 			o->on_fail = RNGD_ON_FAIL_MIX;
 		else
-			return fail(err, "'%s' needs drop or mix, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs drop or mix, not '%s'", name, value);
 		break;
 	case OPT_STATS_INTERVAL:
 		if (parse_uint(value, 1, 86400, &n) < 0)
-			return fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
 		o->stats_interval_s = (unsigned int)n;
 		break;
 	case OPT_READY_TIMEOUT:
 		if (parse_seconds_ms(value, 0, 60000, &o->ready_timeout_ms) < 0)
-			return fail(err, "'%s' needs seconds 0..60, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs seconds 0..60, not '%s'", name, value);
 		break;
 	case OPT_QUARANTINE_AFTER:
 		if (parse_uint(value, 0, 1000000, &n) < 0)
-			return fail(err, "'%s' needs a block count 0..1000000, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs a block count 0..1000000, not '%s'", name, value);
 		o->quarantine_after = (unsigned int)n;
 		break;
 	case OPT_RETEST_AFTER:
 		if (parse_seconds_ms(value, 1, 86400000, &o->retest_min_ms) < 0)
-			return fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
 		break;
 	case OPT_RETEST_MAX:
 		if (parse_seconds_ms(value, 1, 86400000, &o->retest_max_ms) < 0)
-			return fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
 		break;
 	case OPT_TOPUP_INTERVAL:
 		if (parse_uint(value, 1, 86400, &n) < 0)
-			return fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
 		o->topup_interval_s = (unsigned int)n;
 		break;
 	case OPT_TOPUP_BYTES:
 		if (parse_uint(value, 1, 4096, &n) < 0)
-			return fail(err, "'%s' needs a byte count 1..4096, not '%s'", name, value);
+			return rngd_fail(err, "'%s' needs a byte count 1..4096, not '%s'", name, value);
 		o->topup_bytes = (unsigned int)n;
 		break;
 	default:
-		return fail(err, "unhandled option '%s'", name);
+		return rngd_fail(err, "unhandled option '%s'", name);
 	}
 	if (r < 0)
-		return fail(err, "'%s': %s", name, strerror(-r));
+		return rngd_fail(err, "'%s': %s", name, strerror(-r));
 	return 0;
 }
 
@@ -423,27 +420,27 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 			break;
 		if (c == '?') {
 			if (optopt && optopt < 256 && argv[prev] && argv[prev][1] != '-')
-				return fail(err, "unknown option '-%c'", optopt);
-			return fail(err, "unknown option '%s'", argv[prev] ? argv[prev] : "?");
+				return rngd_fail(err, "unknown option '-%c'", optopt);
+			return rngd_fail(err, "unknown option '%s'", argv[prev] ? argv[prev] : "?");
 		}
 		if (c == ':') {
 			d = opt_by_id(optopt);
 			if (d && optopt < 256 && argv[prev] && argv[prev][1] != '-')
-				return fail(err, "option '-%c' needs a value (%s)", optopt, d->arg);
+				return rngd_fail(err, "option '-%c' needs a value (%s)", optopt, d->arg);
 			if (d)
-				return fail(err, "option '--%s' needs a value (%s)", d->name, d->arg);
-			return fail(err, "option '%s' needs a value", argv[prev] ? argv[prev] : "?");
+				return rngd_fail(err, "option '--%s' needs a value (%s)", d->name, d->arg);
+			return rngd_fail(err, "option '%s' needs a value", argv[prev] ? argv[prev] : "?");
 		}
 		d = opt_by_id(c);
 		if (!d)
-			return fail(err, "unknown option");
+			return rngd_fail(err, "unknown option");
 		int r = rngd_options_set(o, d->name, d->arg ? optarg : NULL, false, err);
 
 		if (r < 0)
 			return r;
 	}
 	if (optind < argc)
-		return fail(err, "unexpected argument '%s'", argv[optind]);
+		return rngd_fail(err, "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 

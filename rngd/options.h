@@ -76,6 +76,10 @@ struct rngd_options {
 
 #define RNGD_ERR_MAX 512
 
+/* Format a one-line error into @err for the caller that decides to log it;
+ * returns -EINVAL for tail calls. */
+int rngd_fail(char err[RNGD_ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 void rngd_options_init(struct rngd_options *o);
 void rngd_options_free(struct rngd_options *o);
 

@@ -2,7 +2,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +11,6 @@
 
 /* Instances of the file source beyond the first are file.2, file.3, ... */
 #define MAX_FILE_SOURCES 16
-
-static int fail(char err[RNGD_ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(char err[RNGD_ERR_MAX], const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(err, RNGD_ERR_MAX, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static bool name_matches(const struct rngd_slot *s, const char *name)
 {
@@ -56,9 +43,9 @@ static int daemon_key(struct rngd_slot *s, const char *key, const char *value, b
 		errno = 0;
 		v = strtod(value, &end);
 		if (errno || *end || !credit_entropy_per_bit_valid(v))
-			return fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src.name, key, value);
+			return rngd_fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src.name, key, value);
 		if (s->src.ops->credit_fixed && v > s->src.ops->default_entropy_per_bit)
-			return fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src.name,
+			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src.name,
 				    key, s->src.ops->name, s->src.ops->default_entropy_per_bit);
 		s->src.entropy_per_bit = v;
 		return 0;
@@ -69,7 +56,7 @@ static int daemon_key(struct rngd_slot *s, const char *key, const char *value, b
 		errno = 0;
 		v = strtol(value, &end, 10);
 		if (errno || *end || !value[0] || v < -1000 || v > 1000)
-			return fail(err, "-O %s:priority: needs an integer -1000..1000, not '%s'", s->src.name,
+			return rngd_fail(err, "-O %s:priority: needs an integer -1000..1000, not '%s'", s->src.name,
 				    value);
 		s->src.priority = (int)v;
 		return 0;
@@ -106,17 +93,17 @@ static int apply_option(struct rngd_slot *slots, size_t n, const char *text, boo
 		if (handled || reapply)
 			continue;
 		if (!s->src.ops->set_option)
-			return fail(err, "-O %s: source %s has no key '%s'", text, s->src.name, key);
+			return rngd_fail(err, "-O %s: source %s has no key '%s'", text, s->src.name, key);
 		r = s->src.ops->set_option(&s->src, key, value);
 		if (r == -EINVAL)
-			return fail(err, "-O %s: source %s: unknown key '%s' or bad value '%s'", text, s->src.name,
+			return rngd_fail(err, "-O %s: source %s: unknown key '%s' or bad value '%s'", text, s->src.name,
 				    key, value);
 		if (r < 0)
-			return fail(err, "-O %s: %s", text, strerror(-r));
+			return rngd_fail(err, "-O %s: %s", text, strerror(-r));
 		s->explicit = true;
 	}
 	if (!matched)
-		return fail(err, "-O %s: no source named '%s' (rngd -l lists them)", text, src);
+		return rngd_fail(err, "-O %s: no source named '%s' (rngd -l lists them)", text, src);
 	return 0;
 }
 
@@ -143,11 +130,11 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 		if (o->source_args[i].kind == RNGD_SRC_FILE)
 			n_files++;
 	if (n_files > MAX_FILE_SOURCES)
-		return fail(err, "at most %d file sources (-r)", MAX_FILE_SOURCES);
+		return rngd_fail(err, "at most %d file sources (-r)", MAX_FILE_SOURCES);
 	max = n_reg + n_files;
 	slots = calloc(max ? max : 1, sizeof(*slots));
 	if (!slots)
-		return fail(err, "out of memory");
+		return rngd_fail(err, "out of memory");
 
 	/* Every compiled-in source is enabled by default; one that cannot
 	 * work here is skipped at start with a log line. */
@@ -177,14 +164,14 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 			}
 			r = file->src.ops->set_option(&file->src, "path", a->text);
 			if (r < 0)
-				r = fail(err, "-r %s: bad path", a->text);
+				r = rngd_fail(err, "-r %s: bad path", a->text);
 			file->enabled = true;
 			file->explicit = true;
 			break;
 		case RNGD_SRC_EXCLUDE:
 		case RNGD_SRC_INCLUDE:
 			if (!known_name(slots, n, a->text)) {
-				r = fail(err, "-%c %s: no source named '%s' (rngd -l lists them)", a->kind, a->text,
+				r = rngd_fail(err, "-%c %s: no source named '%s' (rngd -l lists them)", a->kind, a->text,
 					 a->text);
 				break;
 			}
