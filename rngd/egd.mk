@@ -96,6 +96,18 @@ CLEANFILES += egd-libfuzzer
 # Host tests: rngd -o none --egd-socket under guard.sh, and their client.
 check_PROGRAMS += tests/integration/egd-client
 tests_integration_egd_client_SOURCES = tests/integration/egd-client.c
-EGD_INTEGRATION_TESTS =
+EGD_INTEGRATION_TESTS = \
+	tests/integration/egd-commands.sh \
+	tests/integration/egd-many.sh \
+	tests/integration/egd-rate.sh \
+	tests/integration/egd-bad-source.sh \
+	tests/integration/egd-restart.sh \
+	tests/integration/egd-options.sh
 TESTS += $(EGD_INTEGRATION_TESTS)
 EXTRA_DIST += $(EGD_INTEGRATION_TESTS) tests/integration/egd-lib.sh
+
+# QEMU scenarios (make check-qemu): a guest on rng-egd served by the host's
+# rngd, beside rng-random; a failing host source; host rngd restarts.
+EXTRA_DIST += tests/qemu/egd-host.sh tests/qemu/guest/egd.sh \
+	tests/qemu/scenarios/egd-serve.sh tests/qemu/scenarios/egd-bad.sh \
+	tests/qemu/scenarios/egd-restart.sh

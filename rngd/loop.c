@@ -482,6 +482,8 @@ void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
 		 "%s: sink %s: bytes written %" PRIu64 ", bits credited %" PRIu64 ", write errors %" PRIu64,
 		 why, l->sink->ops->name, l->sink_stats.bytes_written, l->sink_stats.bits_credited,
 		 l->sink_stats.write_errors);
+	if (l->log_stats_extra)
+		l->log_stats_extra(l->log_stats_ctx, why);
 }
 
 static void write_stats_file(struct rngd_loop *l, uint64_t now)

@@ -102,6 +102,9 @@ struct rngd_loop {
 	struct rngd_slot *hwrng_slot;  /* the slot hwq watches */
 	rngd_reload_fn reload;
 	void *reload_ctx;
+	/* More lines for SIGUSR1 and the summary (the EGD server's clients). */
+	void (*log_stats_extra)(void *ctx, const char *why);
+	void *log_stats_ctx;
 
 	int signal_fd, event_fd;
 	bool stopping;

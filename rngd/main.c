@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,9 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "rngd/egd_reserve.h"
+#include "rngd/egd_server.h"
+#include "rngd/egd_share.h"
 #include "rngd/hwrng_quality.h"
 #include "rngd/log.h"
 #include "rngd/loop.h"
@@ -43,8 +47,28 @@ struct rngd {
 	struct rngd_loop loop;
 	struct hwrng_quality hwq;
 	bool hwq_taken;
-	int pidfile_fd;
+	int pidfile_fd;	/* The EGD server (--egd-socket): its reserve, and the sink the loop
+	 * feeds, which shares between the real sink and the reserve. */
+	struct egd_reserve egd_reserve;
+	struct egd_server egd;
+	struct egd_share egd_share;
+	struct rng_sink egd_sink;
+	bool egd_open;
 };
+
+static bool sink_is_none(const struct rngd_options *o)
+{
+	return o->random_device && strcmp(o->random_device, "none") == 0;
+}
+
+static void egd_limits_from(struct egd_limits *lim, const struct rngd_options *o)
+{
+	egd_limits_default(lim);
+	lim->rate = o->egd_rate;
+	lim->burst = o->egd_burst;
+	lim->max_clients = o->egd_clients;
+	lim->prime = o->egd_prime;
+}
 
 static int log_level(const struct rngd_options *o)
 {
@@ -84,6 +108,12 @@ static int reload(struct rngd_loop *l, void *ctx)
 	d->opts = fresh;
 	loop_config_from(&l->cfg, &d->opts);
 	l->cfg.test_mode = d->loop.cfg.test_mode;
+	if (d->egd_open) {
+		struct egd_limits lim;
+
+		egd_limits_from(&lim, &d->opts);
+		egd_server_set_limits(&d->egd, &lim);
+	}
 	d->log.max_level = log_level(&d->opts);
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
@@ -98,6 +128,10 @@ static int open_sink(struct rngd *d)
 	if (d->opts.test_mode) {
 		rng_sink_null_open(&d->sink);
 		d->sink_open = true;
+		return 0;
+	}
+	if (sink_is_none(&d->opts)) {
+		rngd_log(&d->log, LOG_INFO, "rngd", "no sink (-o none): tested bytes go to EGD clients only");
 		return 0;
 	}
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
@@ -161,6 +195,46 @@ static void take_hwrng_quality(struct rngd *d)
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
 }
 
+static void log_egd_stats(void *ctx, const char *why)
+{
+	struct rngd *d = ctx;
+
+	egd_server_log_stats(&d->egd, why);
+	rngd_log(&d->log, LOG_NOTICE, "egd",
+		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 ", dropped (0 credit) %" PRIu64, why,
+		 d->egd_share.inner ? d->egd_share.inner->ops->name : "none", d->egd_share.bytes_to_reserve,
+		 d->egd_share.bytes_dropped);
+}
+
+/* As root, before privileges drop: the socket is bound, chmod'ed and
+ * chown'ed here; the server thread starts after the drop. */
+static int open_egd(struct rngd *d)
+{
+	struct egd_server_config cfg;
+	int r;
+
+	r = egd_reserve_init(&d->egd_reserve, EGD_RESERVE_DEFAULT_BYTES);
+	if (r < 0) {
+		rngd_log(&d->log, LOG_ERR, "egd", "cannot set up the reserve: %s", strerror(-r));
+		return r;
+	}
+	egd_server_config_default(&cfg);
+	cfg.path = d->opts.egd_socket;
+	cfg.mode = (mode_t)d->opts.egd_socket_mode;
+	cfg.group = d->opts.egd_socket_group;
+	egd_limits_from(&cfg.limits, &d->opts);
+	r = egd_server_open(&d->egd, &cfg, &d->egd_reserve, &d->log);
+	if (r < 0) {
+		egd_server_close(&d->egd);
+		egd_reserve_destroy(&d->egd_reserve);
+		return r;
+	}
+	egd_share_open(&d->egd_sink, &d->egd_share, d->sink_open ? &d->sink : NULL, &d->egd_reserve,
+		       d->sink_is_kernel);
+	d->egd_open = true;
+	return 0;
+}
+
 static int lock_pidfile(struct rngd *d)
 {
 	const char *path = d->opts.pidfile;
@@ -213,14 +287,23 @@ static int run(struct rngd *d)
 		return r;
 	if (open_sink(d) < 0)
 		return RNGD_EXIT_FAILURE;
+	if (d->opts.egd_socket && open_egd(d) < 0)
+		return RNGD_EXIT_FAILURE;
 	loop_config_from(&lc, &d->opts);
-	r = rngd_loop_init(&d->loop, &d->log, &d->sink, d->slots, d->n_slots, &lc);
+	r = rngd_loop_init(&d->loop, &d->log, d->egd_open ? &d->egd_sink : &d->sink, d->slots,
+			   d->n_slots, &lc);
 	if (r < 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "cannot set up the event loop: %s", strerror(-r));
 		return RNGD_EXIT_FAILURE;
 	}
 	d->loop.reload = reload;
 	d->loop.reload_ctx = d;
+	if (d->egd_open) {
+		/* The reserve wakes the loop when it wants bytes again. */
+		egd_reserve_set_want_wake(&d->egd_reserve, d->loop.event_fd);
+		d->loop.log_stats_extra = log_egd_stats;
+		d->loop.log_stats_ctx = d;
+	}
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
 		return RNGD_EXIT_FAILURE;
@@ -235,6 +318,8 @@ static int run(struct rngd *d)
 		}
 		rngd_log(&d->log, LOG_INFO, "rngd", "running as %s with CAP_SYS_ADMIN only", d->opts.user);
 	}
+	if (d->egd_open && egd_server_start(&d->egd) < 0)
+		return RNGD_EXIT_FAILURE;
 	r = rngd_loop_run(&d->loop);
 	notify_stopping();
 	return r;
@@ -267,12 +352,22 @@ int main(int argc, char *argv[])
 		return RNGD_EXIT_OK;
 	}
 
+	if (sink_is_none(&d.opts) && !d.opts.egd_socket && !d.opts.list && !d.opts.test_mode) {
+		fprintf(stderr, "rngd: -o none needs --egd-socket: there would be nobody to feed\n");
+		rngd_options_free(&d.opts);
+		return RNGD_EXIT_USAGE;
+	}
 	code = run(&d);
 
 	if (d.hwq_taken) {
 		hwrng_quality_restore(&d.hwq);
 		if (d.hwq.note[0])
 			rngd_log(&d.log, LOG_NOTICE, "hwrng", "%s", d.hwq.note);
+	}
+	if (d.egd_open) {
+		egd_server_stop(&d.egd);
+		egd_server_close(&d.egd);
+		egd_reserve_destroy(&d.egd_reserve);
 	}
 	if (d.loop.log)
 		rngd_loop_destroy(&d.loop);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rngd/egd_proto.h"
+#include "rngd/egd_server.h"
 #include "rngd/options.h"
 
 enum opt_id {
@@ -32,6 +34,13 @@ enum opt_id {
 	OPT_TOPUP_BYTES,
 	OPT_HWRNG_SYSFS,
 	OPT_STATE_DIR,
+	OPT_EGD_SOCKET,
+	OPT_EGD_SOCKET_MODE,
+	OPT_EGD_SOCKET_GROUP,
+	OPT_EGD_RATE,
+	OPT_EGD_BURST,
+	OPT_EGD_CLIENTS,
+	OPT_EGD_PRIME,
 };
 
 enum opt_where {
@@ -90,6 +99,16 @@ static const struct opt_def opt_defs[] = {
 	  "where rng_quality and rng_current live (default /sys/class/misc/hw_random)" },
 	{ "state-dir", OPT_STATE_DIR, "DIR", WHERE_BOTH,
 	  "keeps rng_quality's original value across an unclean exit (default " RNGD_DEFAULT_STATE_DIR ")" },
+	{ "egd-socket", OPT_EGD_SOCKET, "PATH", WHERE_BOTH,
+	  "serve tested bytes to EGD clients (QEMU rng-egd) on this unix socket; -o none: no other sink" },
+	{ "egd-socket-mode", OPT_EGD_SOCKET_MODE, "OCTAL", WHERE_BOTH, "the socket's permissions (default 0660)" },
+	{ "egd-socket-group", OPT_EGD_SOCKET_GROUP, "GROUP", WHERE_BOTH,
+	  "the socket's group (default kvm, if it exists)" },
+	{ "egd-rate", OPT_EGD_RATE, "BYTES/S", WHERE_BOTH, "bytes per second per EGD client (default 16384, 0: unlimited)" },
+	{ "egd-burst", OPT_EGD_BURST, "BYTES", WHERE_BOTH, "bytes an idle EGD client may take at once (default 16384)" },
+	{ "egd-clients", OPT_EGD_CLIENTS, "N", WHERE_BOTH, "EGD clients connected at once (default 64)" },
+	{ "egd-prime", OPT_EGD_PRIME, "BYTES", WHERE_BOTH,
+	  "push this much to each new EGD client unasked: QEMU rng-egd across rngd restarts (default 0)" },
 };
 
 #define N_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -134,6 +153,10 @@ void rngd_options_init(struct rngd_options *o)
 	o->retest_max_ms = 3600 * 1000;
 	o->topup_interval_s = 60;
 	o->topup_bytes = 64;
+	o->egd_socket_mode = EGD_DEFAULT_SOCKET_MODE;
+	o->egd_rate = EGD_DEFAULT_RATE;
+	o->egd_burst = EGD_DEFAULT_BURST;
+	o->egd_clients = EGD_DEFAULT_CLIENTS;
 }
 
 void rngd_options_free(struct rngd_options *o)
@@ -144,6 +167,8 @@ void rngd_options_free(struct rngd_options *o)
 	free(o->user);
 	free(o->stats_file);
 	free(o->hwrng_sysfs);
+	free(o->egd_socket);
+	free(o->egd_socket_group);
 	free(o->state_dir);
 	for (size_t i = 0; i < o->n_source_args; i++)
 		free(o->source_args[i].text);
@@ -377,6 +402,46 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		if (parse_uint(value, 1, 4096, &n) < 0)
 			return rngd_fail(err, "'%s' needs a byte count 1..4096, not '%s'", name, value);
 		o->topup_bytes = (unsigned int)n;
+		break;
+	case OPT_EGD_SOCKET:
+		if (value[0] != '/' || strlen(value) >= 108)
+			return rngd_fail(err, "'%s' needs an absolute path under 108 bytes, not '%s'", name, value);
+		r = set_string(&o->egd_socket, value);
+		break;
+	case OPT_EGD_SOCKET_GROUP:
+		if (!value[0])
+			return rngd_fail(err, "'%s' needs a group name or number", name);
+		r = set_string(&o->egd_socket_group, value);
+		break;
+	case OPT_EGD_SOCKET_MODE: {
+		char *end;
+
+		errno = 0;
+		n = strtoul(value, &end, 8);
+		if (!value[0] || value[0] == '-' || value[0] == '+' || value[0] == ' ' || *end || errno || n > 0777)
+			return rngd_fail(err, "'%s' needs octal permissions 0..0777, not '%s'", name, value);
+		o->egd_socket_mode = (unsigned int)n;
+		break;
+	}
+	case OPT_EGD_RATE:
+		if (parse_uint(value, 0, 1000000000, &n) < 0)
+			return rngd_fail(err, "'%s' needs bytes per second 0..1000000000, not '%s'", name, value);
+		o->egd_rate = (unsigned int)n;
+		break;
+	case OPT_EGD_BURST:
+		if (parse_uint(value, 1, 16777216, &n) < 0)
+			return rngd_fail(err, "'%s' needs a byte count 1..16777216, not '%s'", name, value);
+		o->egd_burst = (unsigned int)n;
+		break;
+	case OPT_EGD_CLIENTS:
+		if (parse_uint(value, 1, EGD_MAX_CLIENTS, &n) < 0)
+			return rngd_fail(err, "'%s' needs a client count 1..%u, not '%s'", name, EGD_MAX_CLIENTS, value);
+		o->egd_clients = (unsigned int)n;
+		break;
+	case OPT_EGD_PRIME:
+		if (parse_uint(value, 0, EGD_MAX_PRIME, &n) < 0)
+			return rngd_fail(err, "'%s' needs a byte count 0..%u, not '%s'", name, EGD_MAX_PRIME, value);
+		o->egd_prime = (unsigned int)n;
 		break;
 	default:
 		return rngd_fail(err, "unhandled option '%s'", name);

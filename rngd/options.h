@@ -70,6 +70,14 @@ struct rngd_options {
 	unsigned int retest_max_ms;
 	unsigned int topup_interval_s;
 	unsigned int topup_bytes;
+	/* The EGD server (rngd/egd_server.h): off unless egd_socket is set. */
+	char *egd_socket;
+	char *egd_socket_group;     /* NULL: "kvm" if that group exists */
+	unsigned int egd_socket_mode;
+	unsigned int egd_rate;      /* bytes/s per client, 0: unlimited */
+	unsigned int egd_burst;
+	unsigned int egd_clients;
+	unsigned int egd_prime;     /* bytes pushed to each new client (QEMU) */
 	struct rngd_source_arg *source_args;
 	size_t n_source_args;
 };
