@@ -744,8 +744,17 @@ static int start_threads(struct rngd_loop *l)
 	return 0;
 }
 
-/* Give reader threads this long to finish their current read on their own. */
+/* Give reader threads this long to finish their current read on their own,
+ * and as long again to act on a cancel. */
 #define READER_STOP_GRACE_MS 300
+
+static void deadline_after_ms(struct timespec *t, long ms)
+{
+	(void)clock_gettime(CLOCK_REALTIME, t);
+	t->tv_nsec += ms * 1000000L;
+	t->tv_sec += t->tv_nsec / 1000000000L;
+	t->tv_nsec %= 1000000000L;
+}
 
 static void stop_threads(struct rngd_loop *l)
 {
@@ -761,10 +770,7 @@ static void stop_threads(struct rngd_loop *l)
 		(void)pthread_cond_broadcast(&s->cond);
 		(void)pthread_mutex_unlock(&s->lock);
 	}
-	(void)clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_nsec += READER_STOP_GRACE_MS * 1000000L;
-	deadline.tv_sec += deadline.tv_nsec / 1000000000L;
-	deadline.tv_nsec %= 1000000000L;
+	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 		void *ret = NULL;
@@ -774,8 +780,20 @@ static void stop_threads(struct rngd_loop *l)
 		if (pthread_timedjoin_np(s->thread, &ret, &deadline) != 0) {
 			/* Still inside a blocking source call (a FIFO without a
 			 * writer, a hung TPM): cancellation is enabled only there. */
+			struct timespec cancel_deadline;
+
 			(void)pthread_cancel(s->thread);
-			(void)pthread_join(s->thread, &ret);
+			deadline_after_ms(&cancel_deadline, READER_STOP_GRACE_MS);
+			if (pthread_timedjoin_np(s->thread, &ret, &cancel_deadline) != 0) {
+				/* An uninterruptible wait in the kernel (a hwrng
+				 * read of a device that stopped answering) ignores
+				 * the cancel: leave the thread to exit(). */
+				(void)pthread_detach(s->thread);
+				s->abandoned = s->stuck = true;
+				rngd_log(l->log, LOG_WARNING, s->src.name,
+					 "reader stuck in a kernel call; left to end with the process");
+				continue;
+			}
 			if (ret == PTHREAD_CANCELED) {
 				s->abandoned = true;
 				rngd_log(l->log, LOG_INFO, s->src.name, "reader stopped inside a blocking call");
@@ -928,6 +946,8 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		if (s->is_open && !s->abandoned)
 			s->src.ops->close(&s->src);
 		s->is_open = false;
+		if (s->stuck)
+			continue;
 		if (s->gate_ready)
 			fips_gate_destroy(&s->gate);
 		s->gate_ready = false;

@@ -56,6 +56,9 @@ struct rngd_slot {
 	bool abandoned;                /* its thread was cancelled inside a source
 					* call: the source's state is unknown, so
 					* it is neither closed nor destroyed */
+	bool stuck;                    /* its thread did not even end when
+					* cancelled (a read asleep in the kernel):
+					* nothing it may touch is freed before exit */
 
 	/* Shared with the reader thread, under lock. */
 	pthread_t thread;

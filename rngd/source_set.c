@@ -219,9 +219,14 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 
 void rngd_source_set_free(struct rngd_slot *slots, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		/* A reader still asleep in the kernel owns pointers into the
+		 * array: the process is about to exit, so leave it. */
+		if (slots[i].stuck)
+			return;
 		if (!slots[i].abandoned)
 			rng_source_destroy(&slots[i].src);
+	}
 	free(slots);
 }
 

@@ -29,6 +29,8 @@ struct fake_source {
 	uint64_t state;           /* xorshift64* */
 	bool zeros;
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
+	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
+	int stuck_done;           /* set when that read has returned */
 	int opens, reads, closes;
 };
 
@@ -48,6 +50,17 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 
 	if (f->eio_after_reads && n == f->eio_after_reads)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
+	if (f->stuck_after_reads && n == f->stuck_after_reads) {
+		/* Like a read asleep in the kernel: a cancel cannot end it. */
+		struct timespec ts = { 2, 0 };
+		int old;
+
+		(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+		(void)nanosleep(&ts, NULL);
+		__atomic_store_n(&f->stuck_done, 1, __ATOMIC_SEQ_CST);
+		(void)pthread_setcancelstate(old, NULL);
+		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
+	}
 	for (size_t i = 0; i < len; i++) {
 		if (f->zeros) {
 			p[i] = 0;
@@ -146,6 +159,7 @@ struct run {
 	struct rngd_loop_config cfg;
 	struct rngd_slot *slot;
 	int exit_code;
+	long run_ms;               /* rngd_loop_run(), SIGTERM included */
 };
 
 static void run_loop(struct run *r, unsigned int term_after_ms)
@@ -153,6 +167,7 @@ static void run_loop(struct run *r, unsigned int term_after_ms)
 	struct rngd_log log;
 	struct rng_sink sink = { &fake_sink_ops, &r->sink };
 	struct rngd_loop loop;
+	struct timespec t0, t1;
 	pthread_t t;
 
 	r->slot = calloc(1, sizeof(*r->slot));
@@ -166,10 +181,23 @@ static void run_loop(struct run *r, unsigned int term_after_ms)
 	assert_int_equal(rngd_loop_open_sources(&loop), 1);
 	if (term_after_ms)
 		assert_int_equal(pthread_create(&t, NULL, term_later, (void *)(uintptr_t)term_after_ms), 0);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
 	r->exit_code = rngd_loop_run(&loop);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->run_ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	if (term_after_ms)
 		(void)pthread_join(t, NULL);
 	rngd_loop_destroy(&loop);
+	/* A reader left stuck still uses the loop and the log, as in rngd
+	 * until exit(): keep them until it has finished. */
+	if (r->slot->stuck) {
+		while (!__atomic_load_n(&r->src.stuck_done, __ATOMIC_SEQ_CST))
+			(void)usleep(10000);
+		(void)usleep(200000);
+		/* What exit() would reclaim, left by rngd_loop_destroy(). */
+		if (r->slot->gate_ready)
+			fips_gate_destroy(&r->slot->gate);
+	}
 	rngd_log_close(&log);
 }
 
@@ -219,6 +247,22 @@ static void test_eio_closes_and_reopens(void **state)
 	assert_true(r.src.closes >= 1);
 	assert_true(r.slot->stats.read_errors >= 1);
 	assert_true(r.sink.bytes >= 20 * FIPS_BLOCK_BYTES);
+	free(r.slot);
+}
+
+static void test_stuck_reader_does_not_block_exit(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = 1 << 20;
+	r.src.stuck_after_reads = 1;
+	run_loop(&r, 200);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	if (r.run_ms >= 1500)
+		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r.run_ms);
+	assert_true(r.slot->stuck);
 	free(r.slot);
 }
 
@@ -282,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nothing_read_without_demand),
 		cmocka_unit_test(test_eio_closes_and_reopens),
+		cmocka_unit_test(test_stuck_reader_does_not_block_exit),
 		cmocka_unit_test(test_credit_split_over_steps),
 		cmocka_unit_test(test_mix_gives_zero_credit),
 		cmocka_unit_test(test_drop_quarantines),
