@@ -455,9 +455,10 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 			    char err[RNGD_ERR_MAX])
 {
 	struct option longopts[N_OPT_DEFS + 1];
-	char shortopts[2 * N_OPT_DEFS + 2];
+	char shortopts[2 * N_OPT_DEFS + 3];
 	size_t nl = 0, ns = 0;
 
+	shortopts[ns++] = '+';   /* stop at the first operand: argv stays as given */
 	shortopts[ns++] = ':';   /* report a missing argument as ':' */
 	for (size_t i = 0; i < N_OPT_DEFS; i++) {
 		const struct opt_def *d = &opt_defs[i];

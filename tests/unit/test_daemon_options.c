@@ -163,6 +163,11 @@ static void test_usage_errors(void **state)
 	assert_int_equal(parse(&o, err, 2, "extra"), -EINVAL);
 	assert_string_equal(err, "unexpected argument 'extra'");
 	rngd_options_free(&o);
+	/* An operand stops parsing where it stands (getopt must not permute
+	 * it behind later options), so the error names the right word. */
+	assert_int_equal(parse(&o, err, 4, "--foreground", "round", "--onr=0.25"), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'round'");
+	rngd_options_free(&o);
 	assert_int_equal(parse(&o, err, 2, "--foreground=yes"), -EINVAL);
 	rngd_options_free(&o);
 	/* Config-only and command-line-only keys stay where they belong. */
