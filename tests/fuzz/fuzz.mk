@@ -15,7 +15,8 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 # Rules compile from the source tree with its relative paths (so
 # $(FIPS_SOURCES) serves as it is) and write into the build tree.
 FUZZ_BUILD = cd $(top_srcdir) && $(SHELL) tests/fuzz/build-harness.sh $(abs_top_builddir)/$@ $(CLANG) $(FUZZ_CFLAGS)
-FUZZ_HARNESSES = tests/fuzz/fuzz_config tests/fuzz/fuzz_cli tests/fuzz/fuzz_gate tests/fuzz/fuzz_sysstat
+FUZZ_HARNESSES = tests/fuzz/fuzz_config tests/fuzz/fuzz_cli tests/fuzz/fuzz_gate tests/fuzz/fuzz_sysstat \
+	tests/fuzz/fuzz_egd
 FUZZ_OPTIONS_DEPS = $(top_srcdir)/rngd/options.c $(top_srcdir)/rngd/config.c $(top_srcdir)/rngd/options.h config.h
 
 check_SCRIPTS += $(FUZZ_HARNESSES)
@@ -44,6 +45,13 @@ tests/fuzz/fuzz_sysstat: $(top_srcdir)/tests/fuzz/fuzz_sysstat.c $(top_srcdir)/s
 		$(top_srcdir)/sources/sysstat_parse.h config.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_sysstat.c sources/sysstat_parse.c
+
+# The EGD request parser and client state machine (issue 8's harness,
+# shared with its make-check replay in tests/unit/test_egd_fuzz.c).
+tests/fuzz/fuzz_egd: $(top_srcdir)/tests/unit/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
+		$(top_srcdir)/rngd/egd_reserve.c $(top_srcdir)/rngd/egd_proto.h config.h
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_BUILD) -DEGD_LIBFUZZER -pthread tests/unit/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_reserve.c
 
 .PHONY: fuzz
 fuzz: $(FUZZ_HARNESSES)

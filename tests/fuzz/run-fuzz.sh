@@ -13,7 +13,7 @@ set -u
 seconds=${1:-10}
 max_runs=${2:-100000000}
 fdir=$top_builddir/tests/fuzz
-harnesses="fuzz_config fuzz_cli fuzz_gate fuzz_sysstat"
+harnesses="fuzz_config fuzz_cli fuzz_gate fuzz_sysstat fuzz_egd"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/rngd-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 status=0
