@@ -8,7 +8,9 @@
  * new device's quality 0 too, until the kernel settles. The kernel can
  * also switch /dev/hwrng behind rngd's open fd when a device goes away:
  * hwrng_quality_check() notices that and the caller treats it as a new
- * source.
+ * source. A device that unregisters and registers again under the same
+ * name comes back at its driver's quality: check() reads the quality too,
+ * so that is a new source as well.
  *
  * The state file keeps each zeroed device's original quality across an
  * unclean exit. It is replaced with temp + rename while rngd is root;
@@ -19,6 +21,7 @@
  */
 #include <config.h>
 
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -44,8 +47,11 @@
 #define HWRNG_MAX_SWITCHES 8
 #define STATE_HEADER "rngd hwrng-quality 1"
 #define STATE_TEMP_FILE HWRNG_QUALITY_STATE_FILE ".new"
-/* Header plus HWRNG_QUALITY_MAX_TOUCHED lines fit easily. */
-#define STATE_SIZE_MAX 1024
+/* Header plus HWRNG_QUALITY_MAX_TOUCHED lines of at most
+ * HWRNG_QUALITY_DEVICE_MAX + 6 bytes. */
+#define STATE_SIZE_MAX 2048
+_Static_assert(STATE_SIZE_MAX > sizeof(STATE_HEADER) + HWRNG_QUALITY_MAX_TOUCHED * (HWRNG_QUALITY_DEVICE_MAX + 6),
+	       "the state file must hold every device");
 
 /* ---- sysfs reads and writes ------------------------------------------ */
 
@@ -325,10 +331,29 @@ static int settle(struct hwrng_quality *q)
 		if (quality < 0)
 			return quality;
 		saved = touched_find(q, cur);
-		if (!saved && q->n_touched < HWRNG_QUALITY_MAX_TOUCHED) {
+		if (!saved && quality != 0 && q->n_touched == HWRNG_QUALITY_MAX_TOUCHED) {
+			/* Zeroed without a record it could never be restored. */
+			(void)snprintf(q->device, sizeof(q->device), "%s", cur);
+			q->saved_quality = -1;
+			q->applied = false;
+			note_add(q, "%s: rng_quality %d left alone: rngd already keeps the original quality "
+				 "of %d devices; the kernel credits %s untested", cur, quality,
+				 HWRNG_QUALITY_MAX_TOUCHED, cur);
+			return 0;
+		}
+		if (!saved) {
 			saved = &q->touched[q->n_touched++];
 			(void)snprintf(saved->device, sizeof(saved->device), "%s", cur);
 			saved->quality = original_quality(q, cur, quality);
+			r = state_save(q);
+			if (r < 0)
+				note_add(q, "cannot record %s's rng_quality in the state file (%s): "
+					 "an unclean exit would leave it 0", cur, strerror(-r));
+		} else if (saved->quality == 0 && quality != 0) {
+			/* Re-registered with a quality where it had none: that is
+			 * what it would have without rngd. The record only grows
+			 * ("0" becomes at least one digit), as in-place writes need. */
+			saved->quality = quality;
 			r = state_save(q);
 			if (r < 0)
 				note_add(q, "cannot record %s's rng_quality in the state file (%s): "
@@ -373,21 +398,32 @@ static void close_all(struct hwrng_quality *q)
 	q->state_fd = q->state_dir_fd = -1;
 }
 
-/* The folder is made if missing (rngd outside systemd's RuntimeDirectory=). */
-static void state_open(struct hwrng_quality *q, const char *state_dir)
+/* The folder is made if missing (rngd outside systemd's RuntimeDirectory=).
+ * Its lock is held for rngd's lifetime (the fd is kept): a second rngd
+ * beside the service (a hand-run rngd -f) must not read the record as left
+ * by an unclean exit, nor restore and delete it while the first gates.
+ * -EBUSY if another rngd holds it. */
+static int state_open(struct hwrng_quality *q, const char *state_dir)
 {
 	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST) {
 		note_add(q, "state folder %s: %s: no record of rng_quality kept", state_dir,
 			 strerror(errno));
-		return;
+		return 0;
 	}
 	q->state_dir_fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (q->state_dir_fd < 0) {
 		note_add(q, "state folder %s: %s: no record of rng_quality kept", state_dir,
 			 strerror(errno));
-		return;
+		return 0;
+	}
+	if (flock(q->state_dir_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			return -EBUSY;
+		note_add(q, "state folder %s: cannot lock it (%s): a second rngd would not be kept out",
+			 state_dir, strerror(errno));
 	}
 	state_load(q, state_dir);
+	return 0;
 }
 
 int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir)
@@ -411,8 +447,13 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 		close_all(q);
 		return r;
 	}
-	if (state_dir)
-		state_open(q, state_dir);
+	if (state_dir) {
+		r = state_open(q, state_dir);
+		if (r < 0) {
+			close_all(q);
+			return r;
+		}
+	}
 	r = settle(q);
 	if (r < 0) {
 		close_all(q);
@@ -435,9 +476,23 @@ int hwrng_quality_check(struct hwrng_quality *q)
 	r = read_line(q->current_fd, cur, sizeof(cur));
 	if (r < 0)
 		return r;
-	if (!strcmp(cur, q->device))
-		return 0;
-	note_add(q, "rng_current changed from %s to %s", q->device, cur);
+	if (!strcmp(cur, q->device)) {
+		int quality;
+
+		if (!strcmp(cur, HWRNG_NO_DEVICE))
+			return 0;
+		quality = read_quality(q);
+		if (quality <= 0)
+			return quality;
+		if (!q->applied && q->saved_quality < 0 && touched_find(q, cur) == NULL &&
+		    q->n_touched == HWRNG_QUALITY_MAX_TOUCHED)
+			return 0;   /* left alone on purpose, and said so once */
+		/* Same name, credited again: re-registered (module reload,
+		 * unbind/bind), or set by hand. Either way untested bytes. */
+		note_add(q, "%s is back at rng_quality %d (re-registered?)", cur, quality);
+	} else {
+		note_add(q, "rng_current changed from %s to %s", q->device, cur);
+	}
 	r = settle(q);
 	return r < 0 ? r : 1;
 }

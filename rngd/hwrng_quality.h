@@ -16,8 +16,11 @@
 #include <stdbool.h>
 
 #define HWRNG_QUALITY_DEVICE_MAX 64
-/* Writing rng_quality can make the kernel switch devices; remember this many. */
-#define HWRNG_QUALITY_MAX_TOUCHED 4
+/* Writing rng_quality can make the kernel switch devices, and devices come
+ * and go: remember this many (device names are reused: virtio_rng.N and
+ * tpm-rng-N take the lowest free N). A device beyond them is not zeroed
+ * (its quality could never be restored): the note says so. */
+#define HWRNG_QUALITY_MAX_TOUCHED 16
 /* The record's name inside the state folder (--state-dir). */
 #define HWRNG_QUALITY_STATE_FILE "hwrng-quality"
 
@@ -55,10 +58,14 @@ struct hwrng_quality {
  * (with the folder) before the first 0 is written; if a device is at 0
  * and the record names it, the recorded quality is the one to restore.
  * A record that cannot be read, parsed or written costs one note, never
- * the take. */
+ * the take. The state folder is locked (flock) until restore(): -EBUSY,
+ * with nothing read or written, if another rngd holds it. */
 int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir);
-/* 1 if rng_current changed since the last call (quality re-applied to the
- * new device; the caller resets that source's gate), 0 if not, -errno. */
+/* Re-read rng_current and rng_quality. 1 if the source is a new one: rng_current
+ * changed, or the same device is back at a non-zero quality (it unregistered
+ * and registered again, at its driver's quality); its quality is set to 0
+ * again and the caller resets that source's gate. 0 if nothing changed,
+ * -errno. */
 int hwrng_quality_check(struct hwrng_quality *q);
 /* Restore the saved quality if the same device is still current; close.
  * Other devices the kernel switched away from keep quality 0 (sysfs only

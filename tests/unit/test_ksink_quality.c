@@ -528,11 +528,12 @@ static void test_garbled_state_ignored(void **state)
 		{ "rngd hwrng-quality 1\nvirtio_rng.0\n", 34, "garbled at line 2" },
 		{ "rngd hwrng-quality 1\n 1000\n", 27, "garbled at line 2" },
 		{ "rngd hwrng-quality 1\nvirtio\trng 1000\n", 37, "garbled at line 2" },
-		{ "rngd hwrng-quality 1\na 1\nb 2\nc 3\nd 4\ne 5\n", 41, "garbled at line 6" },
+		{ "rngd hwrng-quality 1\na 1\nb 2\nc 3\nd 4\ne 5\nf 6\ng 7\nh 8\ni 9\nj 1\nk 1\nl 1\n"
+		  "m 1\nn 1\no 1\np 1\nq 1\n", 89, "garbled at line 18" },
 		{ "rngd hwrng-quality 1\nvirtio_rng.0 10\0" "00\n", 40, "too long or binary" },
 		{ "rngd hwrng-quality 2\nvirtio_rng.0 1000\n", 39, "garbled at line 1" },
 	};
-	char big[2048];
+	char big[4096];
 
 	(void)state;
 	add_device("virtio_rng.0", 0);
@@ -629,6 +630,108 @@ static void test_state_grows_and_stays_for_unrestored(void **state)
 	assert_string_equal(get_state(), "");
 }
 
+/* ---- device events: every look re-reads the quality ------------------- */
+
+/* Module reload or unbind/bind: same name, back at the driver's quality. */
+static void test_same_name_reregistered(void **state)
+{
+	struct hwrng_quality q;
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
+	assert_int_equal(core.dev[0].quality, 0);
+
+	/* hwrng_unregister() then hwrng_register(): rng_current is the same. */
+	core.n_dev = 0;
+	core.current = -1;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_check(&q), 1);
+	assert_int_equal(core.dev[0].quality, 0);
+	assert_int_equal(quality_file(), 0);
+	assert_non_null(strstr(q.note, "virtio_rng.0 is back at rng_quality 1000"));
+	assert_int_equal(q.saved_quality, 1000);
+	/* Nothing changed since: nothing to do. */
+	assert_int_equal(hwrng_quality_check(&q), 0);
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1000);
+}
+
+/* Devices come and go; each one rngd zeroes is recorded and restorable,
+ * up to the limit; beyond it a device is left alone, and said so. */
+static void test_many_devices_recorded_or_left_alone(void **state)
+{
+	struct hwrng_quality q;
+	char name[32];
+	const char *rec;
+
+	(void)state;
+	add_device("dev0", 900);
+	start(0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	for (int i = 1; i <= HWRNG_QUALITY_MAX_TOUCHED; i++) {
+		/* The old one unplugged, a new one plugged in. */
+		(void)snprintf(name, sizeof(name), "dev%d", i);
+		core.n_dev = 0;
+		core.current = -1;
+		add_device(name, 900 + i);
+		start(0);
+		assert_int_equal(hwrng_quality_check(&q), 1);
+		if (i < HWRNG_QUALITY_MAX_TOUCHED) {
+			assert_int_equal(core.dev[0].quality, 0);
+			assert_true(q.applied);
+			assert_int_equal(q.saved_quality, 900 + i);
+		} else {
+			assert_int_equal(core.dev[0].quality, 900 + i);
+			assert_false(q.applied);
+			assert_non_null(strstr(q.note, "left alone"));
+			/* Said once, not on every look. */
+			assert_int_equal(hwrng_quality_check(&q), 0);
+		}
+	}
+	rec = get_state();
+	assert_non_null(rec);
+	assert_non_null(strstr(rec, "\ndev4 904\n"));
+	assert_non_null(strstr(rec, "\ndev15 915\n"));
+	assert_null(strstr(rec, "dev16"));
+
+	/* dev5 comes back and is current at the end: restored. */
+	core.n_dev = 0;
+	core.current = -1;
+	add_device("dev5", 905);
+	start(0);
+	assert_int_equal(hwrng_quality_check(&q), 1);
+	assert_int_equal(core.dev[0].quality, 0);
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 905);
+}
+
+/* A hand-run rngd beside the service: the second take touches nothing. */
+static void test_second_instance_locked_out(void **state)
+{
+	struct hwrng_quality first, second;
+	unsigned int writes;
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_take(&first, core.dir, state_dir), 0);
+	writes = core.quality_writes;
+	assert_int_equal(hwrng_quality_take(&second, core.dir, state_dir), -EBUSY);
+	assert_int_equal(core.quality_writes, writes);
+	assert_int_equal(second.quality_fd, -1);
+	assert_int_equal(second.state_dir_fd, -1);
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
+	hwrng_quality_restore(&first);
+	assert_int_equal(core.dev[0].quality, 1000);
+	/* Once the first is gone the lock is free. */
+	assert_int_equal(hwrng_quality_take(&second, core.dir, state_dir), 0);
+	hwrng_quality_restore(&second);
+	assert_int_equal(core.dev[0].quality, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +752,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_state_folder_made_or_unusable, setup_state,
 						teardown_state),
 		cmocka_unit_test_setup_teardown(test_state_grows_and_stays_for_unrestored, setup_state,
+						teardown_state),
+		cmocka_unit_test_setup_teardown(test_same_name_reregistered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_devices_recorded_or_left_alone, setup_state,
+						teardown_state),
+		cmocka_unit_test_setup_teardown(test_second_instance_locked_out, setup_state,
 						teardown_state),
 	};
 
