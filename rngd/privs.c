@@ -4,7 +4,10 @@
  *
  * rngd opens every device and sysfs file as root, then becomes the -D
  * user keeping only CAP_SYS_ADMIN, which RNDADDENTROPY and RNDRESEEDCRNG
- * check. The pid file is held with flock(): the lock follows the open
+ * check. The supplementary groups rngd was started with (systemd's
+ * SupplementaryGroups=, e.g. tss for the TPM 2.0 nodes) are kept, with the
+ * user's own, so a source re-opened later can still reach what the unit
+ * granted; root's group 0 is never kept. The pid file is held with flock(): the lock follows the open
  * file description, so it survives a fork() into the background and dies
  * with the last holder, never leaving a stale lock behind.
  */
@@ -144,6 +147,65 @@ static int keep_only_sys_admin(void)
 	return r;
 }
 
+/* ---- supplementary groups ---------------------------------------------- */
+
+static bool has_gid(const gid_t *list, int n, gid_t g)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i] == g)
+			return true;
+	return false;
+}
+
+/*
+ * @gid, the groups the process holds now but 0 (unless @gid is 0), and
+ * @user's in the group database (none for a bare uid). *out is malloc'ed.
+ */
+static int groups_to_keep(const char *user, gid_t gid, gid_t **out, int *n_out)
+{
+	int held = getgroups(0, NULL);
+	int member = 0;
+	gid_t *list, *db = NULL;
+	int n = 0;
+
+	if (held < 0)
+		return -errno;
+	/* getgrouplist() says how many it would need when given too few. */
+	(void)getgrouplist(user, gid, NULL, &member);
+	if (member > 0) {
+		db = calloc((size_t)member, sizeof(*db));
+		if (!db || getgrouplist(user, gid, db, &member) < 0)
+			member = 0;
+	}
+	list = calloc((size_t)held + (size_t)member + 1, sizeof(*list));
+	if (!list) {
+		free(db);
+		return -ENOMEM;
+	}
+	list[n++] = gid;
+	if (held > 0) {
+		gid_t *now = list + 1;
+		int got = getgroups(held, now);
+
+		if (got < 0) {
+			free(db);
+			free(list);
+			return -errno;
+		}
+		/* Compact in place: drop root's group and duplicates. */
+		for (int i = 0; i < got; i++)
+			if ((now[i] != 0 || gid == 0) && !has_gid(list, n, now[i]))
+				list[n++] = now[i];
+	}
+	for (int i = 0; i < member; i++)
+		if ((db[i] != 0 || gid == 0) && !has_gid(list, n, db[i]))
+			list[n++] = db[i];
+	free(db);
+	*out = list;
+	*n_out = n;
+	return 0;
+}
+
 /* ---- privs_drop -------------------------------------------------------- */
 
 int privs_drop(const char *user_group)
@@ -154,6 +216,8 @@ int privs_drop(const char *user_group)
 	/* -1 is no one: what a lookup that somehow set nothing would leave. */
 	uid_t uid = (uid_t)-1;
 	gid_t gid = (gid_t)-1;
+	gid_t *groups = NULL;
+	int n_groups = 0;
 	int r;
 
 	if (user_len == 0 || user_len >= sizeof(user) || (colon && !colon[1]))
@@ -177,8 +241,14 @@ int privs_drop(const char *user_group)
 	/* Keep the permitted set across setuid() so CAP_SYS_ADMIN survives it. */
 	if (prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) < 0)
 		return -errno;
-	if (setgroups(1, &gid) < 0 || setresgid(gid, gid, gid) < 0 ||
-	    setresuid(uid, uid, uid) < 0)
+	r = groups_to_keep(user, gid, &groups, &n_groups);
+	if (r < 0)
+		return r;
+	r = setgroups((size_t)n_groups, groups) < 0 ? -errno : 0;
+	free(groups);
+	if (r < 0)
+		return r;
+	if (setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
 		return -errno;
 	r = keep_only_sys_admin();
 	if (r < 0)

@@ -81,6 +81,9 @@ static int child_drop(const void *p)
 	gid_t groups[8];
 	int n;
 
+	/* Started with root's group only, as by hand: it is not kept. */
+	if (setgroups(1, &(gid_t){ 0 }) < 0)
+		return 102;
 	if (privs_drop(c->arg) != 0)
 		return CHILD_DROP_FAILED;
 	if (getuid() != c->uid || geteuid() != c->uid)
@@ -203,6 +206,50 @@ static void test_drop_in_a_units_bounding_set(void **state)
 	c.bounding = CAP_SYS_ADMIN_MASK | ids;
 	c.bounding_after = c.bounding;
 	assert_int_equal(run_child(child_drop_like_a_unit, &c), CHILD_OK);
+}
+
+/* Groups the service manager granted (SupplementaryGroups=tss) outlive the
+ * drop; root's group 0 does not. */
+#define GRANTED_GID 64125
+
+static int child_drop_keeps_granted_groups(const void *p)
+{
+	const struct drop_case *c = p;
+	const gid_t granted[] = { 0, GRANTED_GID };
+	gid_t groups[8];
+	int n;
+
+	if (setgroups(2, granted) < 0)
+		return 102;
+	if (privs_drop(c->arg) != 0)
+		return CHILD_DROP_FAILED;
+	if (getgid() != c->gid)
+		return CHILD_WRONG_GID;
+	n = getgroups(8, groups);
+	if (n != 2)
+		return CHILD_WRONG_GROUPS;
+	for (int i = 0; i < n; i++)
+		if (groups[i] != c->gid && groups[i] != GRANTED_GID)
+			return CHILD_WRONG_GROUPS;
+	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPEFF;
+	return CHILD_OK;
+}
+
+static void test_drop_keeps_granted_groups(void **state)
+{
+	struct passwd *pw;
+	struct drop_case c;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pw = getpwnam("nobody");
+	assert_non_null(pw);
+	c.arg = "nobody";
+	c.uid = pw->pw_uid;
+	c.gid = pw->pw_gid;
+	assert_int_equal(run_child(child_drop_keeps_granted_groups, &c), CHILD_OK);
 }
 
 static int child_drop_expect(const void *p)
@@ -390,6 +437,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drop_to_nobody),
 		cmocka_unit_test(test_drop_in_a_units_bounding_set),
+		cmocka_unit_test(test_drop_keeps_granted_groups),
 		cmocka_unit_test(test_drop_bad_arguments),
 		cmocka_unit_test(test_drop_without_privileges_fails),
 		cmocka_unit_test_setup_teardown(test_pidfile_second_lock_names_holder,
