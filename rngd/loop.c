@@ -12,8 +12,9 @@
  *   4. Waiting          main thread: poll() on a signalfd and an eventfd
  *                       the readers poke, with a timeout from the sink,
  *                       the re-test deadlines and the periodic jobs.
- *   5. Periodic jobs    stats file, -t rates, rng_current watch, systemd
- *                       readiness, status and watchdog.
+ *   5. Periodic jobs    stats file, -t rates, the hwrng device watch
+ *                       (rngd/hwrng_watch.c: events, not a timer),
+ *                       systemd readiness, status and watchdog.
  */
 #include <config.h>
 
@@ -30,11 +31,10 @@
 #include <unistd.h>
 
 #include "rngd/credit.h"
-#include "rngd/hwrng_quality.h"
+#include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
 #include "rngd/notify.h"
 
-#define HWRNG_CHECK_MS 5000u
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u
 
@@ -227,7 +227,9 @@ static void *reader_main(void *arg)
 		reader_close(s);
 		have = 0;
 		wake_main(l);
-		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS : backoff);
+		/* No device behind /dev/hwrng now: the device watch wakes us. */
+		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS :
+			     n == -ENODEV && s->device_events ? RNGD_DEVICE_WAIT_MS : backoff);
 		if (n < 0)
 			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
 	}
@@ -549,7 +551,7 @@ static void update_status(struct rngd_loop *l)
 }
 
 struct periodic {
-	uint64_t next_stats, next_rates, next_hwrng, next_status, next_watchdog;
+	uint64_t next_stats, next_rates, next_status, next_watchdog;
 	uint64_t watchdog_ms;
 };
 
@@ -591,29 +593,15 @@ static uint64_t run_periodic(struct rngd_loop *l, struct periodic *p, uint64_t n
 		}
 		next = min_u64(next, p->next_rates);
 	}
-	if (l->hwq && l->hwrng_slot) {
-		if (now >= p->next_hwrng) {
-			int r = hwrng_quality_check(l->hwq);
-
-			if (r == 1) {
-				rngd_slot_reset_gate(l->hwrng_slot);
-				rngd_log(l->log, LOG_NOTICE, l->hwrng_slot->src.name,
-					 "%s; now %s: a new source with a fresh gate",
-					 l->hwq->note[0] ? l->hwq->note : "rng_current changed", l->hwq->device);
-			} else if (r < 0) {
-				rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, l->hwrng_slot->src.name,
-						 "checking rng_current: %s", strerror(-r));
-			}
-			p->next_hwrng = now + HWRNG_CHECK_MS;
-		}
-		next = min_u64(next, p->next_hwrng);
-	}
+	if (l->hwrng_watch)
+		next = min_u64(next, hwrng_watch_run(l->hwrng_watch, now));
+	/* No wake-up of its own: the status rides on the loop's other ones
+	 * (blocks, the top-up timer), so an idle rngd sleeps. */
 	if (now >= p->next_status) {
 		if (l->ready)
 			update_status(l);
 		p->next_status = now + STATUS_EVERY_MS;
 	}
-	next = min_u64(next, p->next_status);
 	if (p->watchdog_ms) {
 		if (now >= p->next_watchdog) {
 			notify_watchdog();
@@ -803,18 +791,20 @@ static void stop_threads(struct rngd_loop *l)
 	}
 }
 
+void rngd_slot_wake(struct rngd_slot *s)
+{
+	if (!s->started)
+		return;
+	(void)pthread_mutex_lock(&s->lock);
+	s->reopen = true;
+	(void)pthread_cond_broadcast(&s->cond);
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
 static void reopen_all(struct rngd_loop *l)
 {
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		(void)pthread_mutex_lock(&s->lock);
-		s->reopen = true;
-		(void)pthread_cond_broadcast(&s->cond);
-		(void)pthread_mutex_unlock(&s->lock);
-	}
+	for (size_t i = 0; i < l->n_slots; i++)
+		rngd_slot_wake(&l->slots[i]);
 }
 
 static void handle_signals(struct rngd_loop *l)
@@ -847,7 +837,7 @@ static void handle_signals(struct rngd_loop *l)
 int rngd_loop_run(struct rngd_loop *l)
 {
 	struct periodic p = { 0 };
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	int exit_code = RNGD_EXIT_OK;
 	uint64_t wd_usec;
 
@@ -908,11 +898,16 @@ int rngd_loop_run(struct rngd_loop *l)
 			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
-		if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN)) {
+		/* A negative fd is ignored by poll(). */
+		pfd[2] = (struct pollfd){ .fd = l->hwrng_watch ? hwrng_watch_fd(l->hwrng_watch) : -1,
+					  .events = POLLIN };
+		if (poll(pfd, 3, timeout) > 0 && (pfd[1].revents & POLLIN)) {
 			uint64_t v;
 
 			(void)!read(l->event_fd, &v, sizeof(v));
 		}
+		if (pfd[2].revents)
+			l->hwrng_watch->readable = true;
 		if (count_usable(l) == 0 && !l->none_left_logged) {
 			l->none_left_logged = true;
 			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; still retrying");

@@ -22,7 +22,7 @@
 #include "rngd/stats.h"
 #include "sources/source.h"
 
-struct hwrng_quality;
+struct hwrng_watch;
 
 /* Blocks queued per source: enough to ride over a slow read, small enough
  * that little is read ahead of demand. */
@@ -30,6 +30,9 @@ struct hwrng_quality;
 /* Re-open back-off of a source whose open or read failed. */
 #define RNGD_REOPEN_MIN_MS 100u
 #define RNGD_REOPEN_MAX_MS 30000u
+/* A device source whose read found no device (ENODEV) waits this long for
+ * the device watch to wake it (rngd/hwrng_watch.h): its safety poll. */
+#define RNGD_DEVICE_WAIT_MS (5u * 60u * 1000u)
 
 struct rngd_block {
 	uint8_t data[FIPS_BLOCK_BYTES];
@@ -67,6 +70,7 @@ struct rngd_slot {
 	struct rngd_block ring[RNGD_QUEUE_BLOCKS];
 	unsigned int head, count;
 	bool stop, reopen, is_open, exhausted;
+	bool device_events;            /* ENODEV waits for a device event */
 	uint64_t bytes_read, reopens, read_errors;
 	struct rngd_ratelimit reader_rl;
 
@@ -101,8 +105,7 @@ struct rngd_loop {
 	struct rngd_slot *slots;
 	size_t n_slots;
 	struct rng_sink *sink;
-	struct hwrng_quality *hwq;     /* NULL unless rngd took rng_quality */
-	struct rngd_slot *hwrng_slot;  /* the slot hwq watches */
+	struct hwrng_watch *hwrng_watch; /* NULL unless a hwrng source runs */
 	rngd_reload_fn reload;
 	void *reload_ctx;
 	/* More lines for SIGUSR1 and the summary (the EGD server's clients). */
@@ -156,5 +159,8 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s);
 
 /* Reset @slot's gate (a new device behind the same source). */
 void rngd_slot_reset_gate(struct rngd_slot *slot);
+/* Make @slot's reader re-open its source and read now (SIGHUP, a device
+ * event), whatever it is waiting for. */
+void rngd_slot_wake(struct rngd_slot *slot);
 
 #endif

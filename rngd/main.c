@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "rngd/egd_server.h"
 #include "rngd/egd_share.h"
 #include "rngd/hwrng_quality.h"
+#include "rngd/hwrng_watch.h"
 #include "rngd/log.h"
 #include "rngd/loop.h"
 #include "rngd/notify.h"
@@ -47,6 +49,8 @@ struct rngd {
 	struct rngd_loop loop;
 	struct hwrng_quality hwq;
 	bool hwq_taken;
+	struct hwrng_watch hwrng_watch;
+	bool hwrng_watched;
 	int pidfile_fd;	/* The EGD server (--egd-socket): its reserve, and the sink the loop
 	 * feeds, which shares between the real sink and the reserve. */
 	struct egd_reserve egd_reserve;
@@ -164,24 +168,39 @@ static int open_sink(struct rngd *d)
 	return 0;
 }
 
+/* The misc device whose fd follows rng_current (linux's HWRNG_MINOR). */
+#define HWRNG_MISC_MAJOR 10
+#define HWRNG_MISC_MINOR 183
+
+static struct rngd_slot *hwrng_slot(struct rngd *d)
+{
+	for (size_t i = 0; i < d->n_slots; i++)
+		if (d->slots[i].src.ops == &rng_source_hwrng_ops && d->slots[i].enabled)
+			return &d->slots[i];
+	return NULL;
+}
+
 /* Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
  * pipes) must not take the kernel's hwrng credit away. */
 static void take_hwrng_quality(struct rngd *d)
 {
-	struct rngd_slot *hw = NULL;
+	struct rngd_slot *hw = hwrng_slot(d);
+	const char *state_dir = d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR;
 	int r;
 
-	for (size_t i = 0; i < d->n_slots; i++)
-		if (d->slots[i].src.ops == &rng_source_hwrng_ops && d->slots[i].enabled && d->slots[i].is_open)
-			hw = &d->slots[i];
-	if (!hw || !d->sink_is_kernel)
+	if (!hw || !hw->is_open || !d->sink_is_kernel)
 		return;
 	if (!d->opts.take_credit) {
 		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
 		return;
 	}
-	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs,
-			       d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR);
+	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs, state_dir);
+	if (r == -EBUSY) {
+		rngd_log(&d->log, LOG_WARNING, hw->src.name,
+			 "another rngd holds the rng_quality record in %s and gates rng_quality: "
+			 "this one leaves rng_quality alone", state_dir);
+		return;
+	}
 	if (r < 0) {
 		rngd_log(&d->log, LOG_WARNING, hw->src.name,
 			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
@@ -189,10 +208,26 @@ static void take_hwrng_quality(struct rngd *d)
 		return;
 	}
 	d->hwq_taken = true;
-	d->loop.hwq = &d->hwq;
-	d->loop.hwrng_slot = hw;
 	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
+}
+
+/* Device events for the hwrng source: taken rng_quality follows the
+ * current device, and a reader that found no device waits for one. */
+static void watch_hwrng(struct rngd *d)
+{
+	struct rngd_slot *hw = hwrng_slot(d);
+	struct stat st;
+
+	if (!hw)
+		return;
+	hwrng_watch_open(&d->hwrng_watch, &d->log, hw, d->hwq_taken ? &d->hwq : NULL, rngd_now_ms());
+	d->hwrng_watched = true;
+	d->loop.hwrng_watch = &d->hwrng_watch;
+	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
+	 * is for good, and its reader re-opens with back-off. */
+	hw->device_events = hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+			    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR;
 }
 
 static void log_egd_stats(void *ctx, const char *why)
@@ -309,6 +344,7 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_FAILURE;
 	}
 	take_hwrng_quality(d);
+	watch_hwrng(d);
 	if (d->opts.user) {
 		r = privs_drop(d->opts.user);
 		if (r < 0) {
@@ -364,6 +400,8 @@ int main(int argc, char *argv[])
 		if (d.hwq.note[0])
 			rngd_log(&d.log, LOG_NOTICE, "hwrng", "%s", d.hwq.note);
 	}
+	if (d.hwrng_watched)
+		hwrng_watch_close(&d.hwrng_watch);
 	if (d.egd_open) {
 		egd_server_stop(&d.egd);
 		egd_server_close(&d.egd);

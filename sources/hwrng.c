@@ -2,8 +2,15 @@
 /*
  * /dev/hwrng, or any character device named with -O hwrng:device:PATH.
  * The kernel's hw_random core serves whatever rng_current names; the
- * daemon watches that file (rngd/hwrng_quality.c) and resets this
+ * daemon watches that file (rngd/hwrng_watch.c) and resets this
  * source's gate when it changes.
+ *
+ * The device fd outlives close(): /dev/hwrng is root-only, and after -D
+ * a re-open (SIGHUP, a read error) would fail with EACCES for good. An fd
+ * on /dev/hwrng follows rng_current by itself (ENODEV while there is no
+ * device), so open() tries the path afresh (a node that was re-created,
+ * or made readable by the udev rule, is taken) and falls back on the fd it
+ * kept from the last open. destroy() really closes it.
  */
 #include <config.h>
 
@@ -22,6 +29,7 @@
 
 struct hwrng_priv {
 	char device[256];
+	int kept_fd;            /* the last open's fd, kept across close(); -1 */
 };
 
 static struct hwrng_priv *hwrng_priv(struct rng_source *src)
@@ -33,6 +41,7 @@ static struct hwrng_priv *hwrng_priv(struct rng_source *src)
 		if (!p)
 			return NULL;
 		snprintf(p->device, sizeof(p->device), "%s", HWRNG_DEFAULT_DEVICE);
+		p->kept_fd = -1;
 		src->priv = p;
 	}
 	return p;
@@ -64,13 +73,13 @@ static int hwrng_probe(struct rng_source *src)
 	if (!S_ISCHR(st.st_mode))
 		return rng_source_why(src, -ENODEV, "%s is not a character device", p->device);
 	hwrng_current(current, sizeof(current));
-	if (strcmp(p->device, HWRNG_DEFAULT_DEVICE) == 0 && strcmp(current, "none") == 0)
-		return rng_source_why(src, -ENODEV, "%s exists but no hardware RNG is bound (rng_current: none)",
-				      p->device);
 	if (access(p->device, R_OK) < 0)
 		return rng_source_why(src, -errno, "%s: %s (reading it needs root)", p->device,
 				      strerror(errno));
-	if (current[0] && strcmp(p->device, HWRNG_DEFAULT_DEVICE) == 0)
+	/* Its driver may load later (boot, hot-plug): the fd waits for it. */
+	if (strcmp(p->device, HWRNG_DEFAULT_DEVICE) == 0 && strcmp(current, "none") == 0)
+		rng_source_why(src, 0, "%s (no hardware RNG bound yet: waiting for one)", p->device);
+	else if (current[0] && strcmp(p->device, HWRNG_DEFAULT_DEVICE) == 0)
 		rng_source_why(src, 0, "%s (rng_current: %s)", p->device, current);
 	else
 		rng_source_why(src, 0, "%s", p->device);
@@ -81,17 +90,27 @@ static int hwrng_open(struct rng_source *src)
 {
 	struct hwrng_priv *p = hwrng_priv(src);
 	struct stat st;
-	int fd;
+	int fd, err;
 
 	if (!p)
 		return rng_source_why(src, -ENOMEM, "out of memory");
 	fd = open(p->device, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return rng_source_why(src, -errno, "open %s: %s", p->device, strerror(errno));
+	if (fd < 0) {
+		err = errno;
+		if (p->kept_fd < 0)
+			return rng_source_why(src, -err, "open %s: %s", p->device, strerror(err));
+		/* Root-only after the privilege drop: the fd from before does. */
+		src->fd = p->kept_fd;
+		rng_source_why(src, 0, "%s (the fd kept from before; open: %s)", p->device, strerror(err));
+		return 0;
+	}
 	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
 		(void)close(fd);
 		return rng_source_why(src, -ENODEV, "%s is not a character device", p->device);
 	}
+	if (p->kept_fd >= 0)
+		(void)close(p->kept_fd);
+	p->kept_fd = fd;
 	src->fd = fd;
 	return 0;
 }
@@ -108,10 +127,9 @@ static ssize_t hwrng_read(struct rng_source *src, void *buf, size_t len)
 	}
 }
 
+/* Kept open for the next open() (see the top of this file). */
 static void hwrng_close(struct rng_source *src)
 {
-	if (src->fd >= 0)
-		(void)close(src->fd);
 	src->fd = -1;
 }
 
@@ -132,6 +150,10 @@ static int hwrng_set_option(struct rng_source *src, const char *key, const char 
 
 static void hwrng_destroy(struct rng_source *src)
 {
+	struct hwrng_priv *p = src->priv;
+
+	if (p && p->kept_fd >= 0)
+		(void)close(p->kept_fd);
 	free(src->priv);
 	src->priv = NULL;
 }

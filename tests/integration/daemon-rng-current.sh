@@ -8,6 +8,13 @@
 # The kernel sink here is /dev/null inside the guard: the host pool is
 # ready, the top-up interval is beyond the run, so nothing is written (the
 # summary must say 0 bytes); RNDADDENTROPY on /dev/null would fail anyway.
+# rngd notices the change of rng_current through a device event: the test
+# runs in a private network namespace and sends a synthetic one
+# (tests/integration/uevent-send; daemon-device-events.sh tests the watch).
+if [ -z "${RNGD_TEST_NETNS:-}" ]; then
+	[ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null || { echo "SKIP: needs root and unshare -n"; exit 77; }
+	RNGD_TEST_NETNS=1 exec unshare -n "$BASH" "$0" "$@"
+fi
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 [ -r /proc/sys/kernel/random/entropy_avail ] || { echo "SKIP: no random sysctl"; exit 77; }
@@ -38,7 +45,8 @@ echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
 run
 wait_log "hwrng: .*(rng_quality|quality)"
 echo fake1 > "$sys/rng_current"; echo 900 > "$sys/rng_quality"
-wait_log "hwrng: .*a new source with a fresh gate" 15
+"$top_builddir/tests/integration/uevent-send" bind virtio /devices/virtio-pci/virtio1 || fail "uevent-send"
+wait_log "hwrng: .*a new source with a fresh gate" 2
 [ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality of the new device not set to 0"
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "rngd exited $RC"

@@ -1,0 +1,35 @@
+# rngd/devwatch.mk: the device watch (uevents for the hwrng source, instead
+# of polling rng_current), the udev rule that lets the unprivileged rngd
+# open hardware RNGs that appear after its privilege drop, and their tests.
+
+RNGD_DEVWATCH_SOURCES = rngd/device_watch.c rngd/device_watch.h \
+	rngd/hwrng_watch.c rngd/hwrng_watch.h
+rngd_rngd_SOURCES += $(RNGD_DEVWATCH_SOURCES)
+# The loop's unit test links loop.c, which runs the watch.
+DAEMON_LOOP_TEST_FILES += $(RNGD_DEVWATCH_SOURCES)
+
+# ---- tests ----------------------------------------------------------------
+check_PROGRAMS += tests/integration/uevent-send
+tests_integration_uevent_send_SOURCES = tests/integration/uevent-send.c
+DEVWATCH_INTEGRATION_TESTS = tests/integration/daemon-device-events.sh \
+	tests/integration/daemon-device-fds.sh
+TESTS += $(DEVWATCH_INTEGRATION_TESTS)
+EXTRA_DIST += $(DEVWATCH_INTEGRATION_TESTS)
+
+if HAVE_CMOCKA
+DEVWATCH_UNIT_FILES = tests/unit/test_device_watch.c rngd/device_watch.c rngd/device_watch.h
+check_PROGRAMS += tests/unit/test_device_watch
+TESTS += tests/unit/test_device_watch
+tests_unit_test_device_watch_SOURCES = $(DEVWATCH_UNIT_FILES)
+tests_unit_test_device_watch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_device_watch_LDADD = $(CMOCKA_LIBS)
+if HAVE_ASAN
+DEVWATCH_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check_PROGRAMS += tests/unit/test_device_watch_asan
+TESTS += tests/unit/test_device_watch_asan
+tests_unit_test_device_watch_asan_SOURCES = $(DEVWATCH_UNIT_FILES)
+tests_unit_test_device_watch_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DEVWATCH_ASAN_FLAGS)
+tests_unit_test_device_watch_asan_LDFLAGS = $(DEVWATCH_ASAN_FLAGS)
+tests_unit_test_device_watch_asan_LDADD = $(CMOCKA_LIBS)
+endif
+endif

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The hwrng source's device watch, run by the loop's main thread. Three
+ * things make it look at rng_current and rng_quality:
+ *   - a device event (add/remove/bind/unbind of a virtio, tpm, platform
+ *     or hw_random device, a module load): the look happens at once, and
+ *     once more HWRNG_FOLLOWUP_MS later;
+ *   - a read error of the hwrng reader (ENODEV: the last device went
+ *     away), seen as a change of its read_errors counter;
+ *   - the safety poll, every HWRNG_SAFETY_POLL_MS (HWRNG_FALLBACK_POLL_MS
+ *     when the event socket could not be opened).
+ * A look that finds a new device, or the same one re-registered, resets
+ * the source's gate; an event also wakes the reader, which waits for one
+ * while there is no device.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "rngd/hwrng_quality.h"
+#include "rngd/hwrng_watch.h"
+#include "rngd/loop.h"
+
+void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_slot *slot,
+		      struct hwrng_quality *hwq, uint64_t now)
+{
+	int r;
+
+	memset(w, 0, sizeof(*w));
+	w->log = log;
+	w->slot = slot;
+	w->hwq = hwq;
+	r = device_watch_open(&w->events);
+	if (r < 0) {
+		rngd_log(log, LOG_WARNING, slot->src.name,
+			 "no device events (uevent socket: %s): looking at rng_current every %.0f s instead",
+			 strerror(-r), HWRNG_FALLBACK_POLL_MS / 1000.0);
+		w->next_check_ms = now + HWRNG_FALLBACK_POLL_MS;
+		return;
+	}
+	rngd_log(log, LOG_INFO, slot->src.name,
+		 "watching device events; rng_current is also checked every %u min",
+		 HWRNG_SAFETY_POLL_MS / 60000u);
+	w->next_check_ms = now + HWRNG_SAFETY_POLL_MS;
+	/* Read errors before the loop started are the reader's business. */
+	w->errors_seen = 0;
+}
+
+int hwrng_watch_fd(const struct hwrng_watch *w)
+{
+	return w->events.fd;
+}
+
+static uint64_t reader_errors(struct rngd_slot *s)
+{
+	uint64_t n;
+
+	(void)pthread_mutex_lock(&s->lock);
+	n = s->read_errors;
+	(void)pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+/* Re-read rng_current and rng_quality; true if the source is a new one. */
+static bool look(struct hwrng_watch *w, uint64_t now, const char *why)
+{
+	int r;
+
+	w->checks++;
+	if (!w->hwq)
+		return false;
+	r = hwrng_quality_check(w->hwq);
+	if (r == 1) {
+		rngd_slot_reset_gate(w->slot);
+		rngd_log(w->log, LOG_NOTICE, w->slot->src.name, "%s: %s; now %s: a new source with a fresh gate",
+			 why, w->hwq->note[0] ? w->hwq->note : "rng_current changed", w->hwq->device);
+		return true;
+	}
+	if (r < 0)
+		rngd_log_limited(w->log, &w->rl, now, LOG_WARNING, w->slot->src.name,
+				 "%s: checking rng_current: %s", why, strerror(-r));
+	else if (w->hwq->note[0])
+		rngd_log_limited(w->log, &w->rl, now, LOG_NOTICE, w->slot->src.name, "%s: %s", why,
+				 w->hwq->note);
+	return false;
+}
+
+uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
+{
+	char what[160] = "";
+	bool event = false;
+	uint64_t errors;
+
+	if (w->readable) {
+		int r = device_watch_drain(&w->events, what, sizeof(what));
+
+		w->readable = false;
+		if (r > 0 || r == -ENOBUFS) {
+			event = true;
+			rngd_log(w->log, LOG_DEBUG, w->slot->src.name, "device event%s%s",
+				 r > 0 ? ": " : "s lost (socket overrun)", r > 0 ? what : "");
+		} else if (r < 0) {
+			rngd_log_limited(w->log, &w->rl, now, LOG_WARNING, w->slot->src.name,
+					 "device events: %s", strerror(-r));
+		}
+	}
+	if (event) {
+		(void)look(w, now, "device event");
+		/* Whatever the look found: a reader waiting for a device (or
+		 * for a node it may now open) tries again now. */
+		rngd_slot_wake(w->slot);
+		w->next_check_ms = now + HWRNG_FOLLOWUP_MS;
+		return w->next_check_ms;
+	}
+	errors = reader_errors(w->slot);
+	if (errors != w->errors_seen) {
+		w->errors_seen = errors;
+		/* A new device is already being read by the same fd; no wake
+		 * here, or a reader finding no device would spin with us. */
+		(void)look(w, now, "read error");
+	}
+	if (now >= w->next_check_ms) {
+		if (look(w, now, "periodic check"))
+			rngd_slot_wake(w->slot);
+		w->next_check_ms = now + (w->events.fd >= 0 ? HWRNG_SAFETY_POLL_MS : HWRNG_FALLBACK_POLL_MS);
+	}
+	return w->next_check_ms;
+}
+
+void hwrng_watch_close(struct hwrng_watch *w)
+{
+	device_watch_close(&w->events);
+}

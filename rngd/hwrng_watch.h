@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What rngd does when the hardware RNG behind its hwrng source may have
+ * changed: a device event (rngd/device_watch.c), a read that found no
+ * device (ENODEV), or the long safety poll. Each time it re-reads
+ * rng_current and rng_quality (rngd/hwrng_quality.c): a new current
+ * device, or the same one back at a non-zero quality (re-registered), is
+ * zeroed and becomes a new source with a fresh gate; and the reader,
+ * which waits without a timer while there is no device, is woken.
+ *
+ * Cost while nothing changes: no wake-up but the safety poll.
+ */
+#ifndef RNGD_HWRNG_WATCH_H
+#define RNGD_HWRNG_WATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rngd/device_watch.h"
+#include "rngd/log.h"
+
+struct hwrng_quality;
+struct rngd_slot;
+
+/* Events can be lost (socket overrun, a driver that registers its hwrng
+ * after the event): one look this often, whatever happened. */
+#define HWRNG_SAFETY_POLL_MS (5u * 60u * 1000u)
+/* Without an event socket (no AF_NETLINK), the old poll. */
+#define HWRNG_FALLBACK_POLL_MS 5000u
+/* A second look this long after an event, for a device whose hwrng is
+ * registered just after the event that announced it. */
+#define HWRNG_FOLLOWUP_MS 1000u
+
+struct hwrng_watch {
+	struct rngd_log *log;
+	struct rngd_slot *slot;        /* the hwrng source */
+	struct hwrng_quality *hwq;     /* NULL: rng_quality is not ours */
+	struct device_watch events;    /* fd -1: polling instead */
+	bool readable;                 /* the loop saw the fd readable */
+	uint64_t next_check_ms;
+	uint64_t errors_seen;          /* the reader's read_errors at the last look */
+	uint64_t checks;               /* looks at rng_current, for the tests' logs */
+	struct rngd_ratelimit rl;
+};
+
+/* Open the event socket (a failure is logged, and polling takes over).
+ * @hwq may be NULL. */
+void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_slot *slot,
+		      struct hwrng_quality *hwq, uint64_t now);
+
+/* The fd the loop polls, or -1. */
+int hwrng_watch_fd(const struct hwrng_watch *w);
+
+/* Called by the loop on each pass (main thread): handles what happened,
+ * returns the time of the next look. */
+uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now);
+
+void hwrng_watch_close(struct hwrng_watch *w);
+
+#endif
