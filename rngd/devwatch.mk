@@ -33,3 +33,9 @@ tests_unit_test_device_watch_asan_LDFLAGS = $(DEVWATCH_ASAN_FLAGS)
 tests_unit_test_device_watch_asan_LDADD = $(CMOCKA_LIBS)
 endif
 endif
+
+# ---- the udev rule ------------------------------------------------------------
+# Under the prefix (make udevrulesdir=... to put it elsewhere), where
+# systemd-udevd reads packaged rules: /usr/lib/udev/rules.d for --prefix=/usr.
+udevrulesdir = $(prefix)/lib/udev/rules.d
+dist_udevrules_DATA = rngd/udev/60-rngd.rules
