@@ -10,8 +10,8 @@
  *   - the safety poll, every HWRNG_SAFETY_POLL_MS (HWRNG_FALLBACK_POLL_MS
  *     when the event socket could not be opened).
  * A look that finds a new device, or the same one re-registered, resets
- * the source's gate; an event also wakes the reader, which waits for one
- * while there is no device.
+ * the source's gate and wakes the reader; an event also wakes a reader
+ * that has no device open (it waits for one after ENODEV).
  */
 #include <config.h>
 
@@ -62,6 +62,16 @@ static uint64_t reader_errors(struct rngd_slot *s)
 	return n;
 }
 
+static bool reader_open(struct rngd_slot *s)
+{
+	bool open;
+
+	(void)pthread_mutex_lock(&s->lock);
+	open = s->is_open;
+	(void)pthread_mutex_unlock(&s->lock);
+	return open;
+}
+
 /* Re-read rng_current and rng_quality; true if the source is a new one. */
 static bool look(struct hwrng_watch *w, uint64_t now, const char *why)
 {
@@ -106,10 +116,12 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 		}
 	}
 	if (event) {
-		(void)look(w, now, "device event");
-		/* Whatever the look found: a reader waiting for a device (or
-		 * for a node it may now open) tries again now. */
-		rngd_slot_wake(w->slot);
+		/* A new device: the reader drops its partial block of the old
+		 * one. No device open (waiting after ENODEV, or for a node it
+		 * may now open): it tries again now. A reader busy with the
+		 * same device is left alone (boot loads modules by the dozen). */
+		if (look(w, now, "device event") || !reader_open(w->slot))
+			rngd_slot_wake(w->slot);
 		w->next_check_ms = now + HWRNG_FOLLOWUP_MS;
 		return w->next_check_ms;
 	}
