@@ -462,6 +462,14 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 	if (q->n_recorded > 0 && q->state_fd >= 0 && !recorded_find(q, q->device))
 		note_add(q, "the state file named %s, not %s: replaced", q->recorded[0].device,
 			 q->device);
+	/* No device yet (its driver loads later): make the record now, as
+	 * root, so the device can be added in place after the privilege drop. */
+	if (q->state_fd < 0 && q->state_dir_fd >= 0) {
+		r = state_save(q);
+		if (r < 0)
+			note_add(q, "cannot make the state file (%s): a device zeroed later will have no record",
+				 strerror(-r));
+	}
 	return 0;
 }
 

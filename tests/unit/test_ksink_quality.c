@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -732,6 +733,34 @@ static void test_second_instance_locked_out(void **state)
 	assert_int_equal(core.dev[0].quality, 1000);
 }
 
+/* No device at start (its driver loads after the privilege drop): the
+ * record is made while rngd is root, and the device joins it in place
+ * once the folder is no longer writable. */
+static void test_record_made_before_the_device(void **state)
+{
+	struct hwrng_quality q;
+	int ro;
+
+	(void)state;
+	start(-1);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_non_null(get_state());
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\n");
+	/* The drop: the folder is no longer writable (stand-in: /proc). */
+	ro = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	assert_int_equal(flock(q.state_dir_fd, LOCK_UN), 0);
+	assert_int_equal(dup2(ro, q.state_dir_fd), q.state_dir_fd);
+	(void)close(ro);
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(hwrng_quality_check(&q), 1);
+	assert_null(strstr(q.note, "cannot record"));
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +786,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_many_devices_recorded_or_left_alone, setup_state,
 						teardown_state),
 		cmocka_unit_test_setup_teardown(test_second_instance_locked_out, setup_state,
+						teardown_state),
+		cmocka_unit_test_setup_teardown(test_record_made_before_the_device, setup_state,
 						teardown_state),
 	};
 
