@@ -886,7 +886,15 @@ int rngd_loop_run(struct rngd_loop *l)
 		} else {
 			next = min_u64(next, ask_at);
 		}
-		/* Nothing to do now: wait for a signal, a block, or a deadline. */
+		/* Nothing to do now: wait for a signal, a block, or a deadline.
+		 * Say first if that wait is for nothing (no timer wakes us to
+		 * say it later). */
+		if (count_usable(l) == 0 && !l->none_left_logged) {
+			l->none_left_logged = true;
+			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; still retrying");
+		} else if (count_usable(l) > 0) {
+			l->none_left_logged = false;
+		}
 		for (size_t i = 0; i < l->n_slots; i++)
 			if (l->slots[i].started && l->slots[i].quarantined)
 				next = min_u64(next, l->slots[i].retest_at_ms);
@@ -908,12 +916,6 @@ int rngd_loop_run(struct rngd_loop *l)
 		}
 		if (pfd[2].revents)
 			l->hwrng_watch->readable = true;
-		if (count_usable(l) == 0 && !l->none_left_logged) {
-			l->none_left_logged = true;
-			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; still retrying");
-		} else if (count_usable(l) > 0) {
-			l->none_left_logged = false;
-		}
 	}
 
 	stop_threads(l);
