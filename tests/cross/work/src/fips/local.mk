@@ -1,0 +1,19 @@
+# fips/: the gate library (no I/O). Owned by the gate work.
+#
+# FIPS_SOURCES is exported so that other builds (the sanitizer twins of the
+# unit tests, fuzz harnesses) can compile the gate with their own flags.
+FIPS_SOURCES = \
+	fips/apt.c \
+	fips/block.c \
+	fips/continuous.c \
+	fips/gate.c \
+	fips/names.c \
+	fips/rct.c \
+	fips/repeat.c \
+	fips/sp800_90b.c \
+	fips/verdict.c
+FIPS_HDRS = fips/fips.h fips/internal.h
+FIPS_LIBS = -lm
+
+noinst_LIBRARIES += fips/libfips.a
+fips_libfips_a_SOURCES = $(FIPS_SOURCES) $(FIPS_HDRS)

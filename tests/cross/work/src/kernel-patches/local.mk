@@ -1,0 +1,17 @@
+# kernel-patches: patches against Debian's linux-source-6.1 for the QEMU
+# guest kernel (never built for or loaded into the build machine's kernel).
+# check-patches.sh runs checkpatch.pl --strict on every patch in series
+# (skipped when linux-source-6.1 is not installed).
+TESTS += kernel-patches/check-patches.sh
+
+.PHONY: check-kernel-patches
+check-kernel-patches:
+	top_srcdir='$(abs_top_srcdir)' $(BASH) $(srcdir)/kernel-patches/check-patches.sh
+
+EXTRA_DIST += kernel-patches/series kernel-patches/guest.config \
+	kernel-patches/build-kernel kernel-patches/check-patches.sh kernel-patches/README \
+	kernel-patches/drivers.config \
+	kernel-patches/0001-hwrng-core-let-default_quality-cap-every-device-s-credit.patch \
+	kernel-patches/0002-genirq-random-add-IRQF_SAMPLE_DUBIOUS.patch \
+	kernel-patches/0003-net-mark-interrupts-of-attacker-timed-NICs-IRQF_SAMPLE_DUBIOUS.patch \
+	kernel-patches/0004-hwrng-virtio-request-more-than-64-bytes-per-virtqueue-round-trip.patch

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <math.h>
+
+#include "rngd/credit.h"
+
+bool credit_entropy_per_bit_valid(double entropy_per_bit)
+{
+	return isfinite(entropy_per_bit) && entropy_per_bit >= 0.0 && entropy_per_bit <= 1.0;
+}
+
+unsigned int credit_bits_for(size_t len, double entropy_per_bit)
+{
+	double bits;
+
+	if (!credit_entropy_per_bit_valid(entropy_per_bit) || len == 0)
+		return 0;
+	/* Rounding down: a claim never exceeds what was configured. */
+	bits = floor((double)len * 8.0 * entropy_per_bit);
+	if (bits > (double)len * 8.0)
+		bits = (double)len * 8.0;
+	if (bits > (double)(~0u))
+		return ~0u;
+	return (unsigned int)bits;
+}
+
+unsigned int credit_split(unsigned int credit_left, size_t left, size_t part)
+{
+	if (left == 0)
+		return 0;
+	if (part >= left)
+		return credit_left;
+	return (unsigned int)(((unsigned long long)credit_left * part) / left);
+}

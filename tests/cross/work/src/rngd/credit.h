@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The credit policy: a block that passed its source's gate earns
+ * bits x entropy_per_bit; a failed block earns nothing and is either
+ * dropped or mixed in with zero credit (--on-fail). When a block reaches
+ * the sink in several writes (-s), the credit is split so that the parts
+ * add up to the block's credit exactly.
+ */
+#ifndef RNGD_CREDIT_H
+#define RNGD_CREDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* floor(len * 8 * entropy_per_bit), 0 for NaN/negative, at most len * 8. */
+unsigned int credit_bits_for(size_t len, double entropy_per_bit);
+
+/* A valid entropy_per_bit setting: 0.0 .. 1.0. */
+bool credit_entropy_per_bit_valid(double entropy_per_bit);
+
+/*
+ * Credit for the next @part bytes of a block that still has @left bytes
+ * worth @credit_left bits: proportional, with the rounding carried so the
+ * last part takes what remains.
+ */
+unsigned int credit_split(unsigned int credit_left, size_t left, size_t part);
+
+#endif

@@ -1,0 +1,113 @@
+# rngd/egd.mk: the EGD server (issue 8): sources for rngd, their unit tests
+# (each with an ASan+UBSan twin), the host tests and their client, and the
+# request parser's fuzz harness (a replay run in make check, libFuzzer in
+# check-long when clang is there).
+RNGD_EGD_SOURCES = \
+	rngd/egd_proto.c rngd/egd_proto.h \
+	rngd/egd_reserve.c rngd/egd_reserve.h \
+	rngd/egd_server.c rngd/egd_server.h \
+	rngd/egd_share.c rngd/egd_share.h
+
+rngd_rngd_SOURCES += $(RNGD_EGD_SOURCES)
+
+EGD_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+EGD_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+EGD_TEST_LIBS = $(CMOCKA_LIBS) -lpthread
+EGD_RESERVE_TEST_FILES = tests/unit/test_egd_reserve.c rngd/egd_reserve.c rngd/egd_reserve.h
+EGD_PROTO_TEST_FILES = tests/unit/test_egd_proto.c rngd/egd_proto.c rngd/egd_proto.h \
+	rngd/egd_reserve.c rngd/egd_reserve.h
+EGD_SERVER_TEST_FILES = tests/unit/test_egd_server.c rngd/egd_server.c rngd/egd_server.h \
+	rngd/egd_proto.c rngd/egd_reserve.c rngd/log.c rngd/log.h
+EGD_SHARE_TEST_FILES = tests/unit/test_egd_share.c rngd/egd_share.c rngd/egd_share.h \
+	rngd/egd_reserve.c rngd/egd_reserve.h
+EGD_FUZZ_FILES = tests/unit/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_proto.h \
+	rngd/egd_reserve.c rngd/egd_reserve.h
+
+if HAVE_CMOCKA
+EGD_UNIT_TESTS = tests/unit/test_egd_reserve tests/unit/test_egd_proto \
+	tests/unit/test_egd_server tests/unit/test_egd_share
+check_PROGRAMS += $(EGD_UNIT_TESTS)
+TESTS += $(EGD_UNIT_TESTS)
+tests_unit_test_egd_reserve_SOURCES = $(EGD_RESERVE_TEST_FILES)
+tests_unit_test_egd_reserve_CFLAGS = $(EGD_TEST_CFLAGS)
+tests_unit_test_egd_reserve_LDADD = $(EGD_TEST_LIBS)
+tests_unit_test_egd_proto_SOURCES = $(EGD_PROTO_TEST_FILES)
+tests_unit_test_egd_proto_CFLAGS = $(EGD_TEST_CFLAGS)
+tests_unit_test_egd_proto_LDADD = $(EGD_TEST_LIBS)
+tests_unit_test_egd_server_SOURCES = $(EGD_SERVER_TEST_FILES)
+tests_unit_test_egd_server_CFLAGS = $(EGD_TEST_CFLAGS)
+tests_unit_test_egd_server_LDADD = $(EGD_TEST_LIBS)
+tests_unit_test_egd_share_SOURCES = $(EGD_SHARE_TEST_FILES)
+tests_unit_test_egd_share_CFLAGS = $(EGD_TEST_CFLAGS)
+tests_unit_test_egd_share_LDADD = $(EGD_TEST_LIBS)
+
+if HAVE_ASAN
+EGD_UNIT_TESTS_ASAN = tests/unit/test_egd_reserve_asan tests/unit/test_egd_proto_asan \
+	tests/unit/test_egd_server_asan tests/unit/test_egd_share_asan
+check_PROGRAMS += $(EGD_UNIT_TESTS_ASAN)
+TESTS += $(EGD_UNIT_TESTS_ASAN)
+tests_unit_test_egd_reserve_asan_SOURCES = $(EGD_RESERVE_TEST_FILES)
+tests_unit_test_egd_reserve_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
+tests_unit_test_egd_reserve_asan_LDFLAGS = $(EGD_SANITIZE)
+tests_unit_test_egd_reserve_asan_LDADD = $(EGD_TEST_LIBS)
+tests_unit_test_egd_proto_asan_SOURCES = $(EGD_PROTO_TEST_FILES)
+tests_unit_test_egd_proto_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
+tests_unit_test_egd_proto_asan_LDFLAGS = $(EGD_SANITIZE)
+tests_unit_test_egd_proto_asan_LDADD = $(EGD_TEST_LIBS)
+tests_unit_test_egd_server_asan_SOURCES = $(EGD_SERVER_TEST_FILES)
+tests_unit_test_egd_server_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
+tests_unit_test_egd_server_asan_LDFLAGS = $(EGD_SANITIZE)
+tests_unit_test_egd_server_asan_LDADD = $(EGD_TEST_LIBS)
+tests_unit_test_egd_share_asan_SOURCES = $(EGD_SHARE_TEST_FILES)
+tests_unit_test_egd_share_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
+tests_unit_test_egd_share_asan_LDFLAGS = $(EGD_SANITIZE)
+tests_unit_test_egd_share_asan_LDADD = $(EGD_TEST_LIBS)
+endif
+endif
+
+# The fuzz harness: built with ASan+UBSan, it replays a fixed-seed stream
+# of inputs (and any files named on its command line) in make check.
+check_PROGRAMS += tests/unit/test_egd_fuzz
+TESTS += tests/unit/test_egd_fuzz
+tests_unit_test_egd_fuzz_SOURCES = $(EGD_FUZZ_FILES)
+tests_unit_test_egd_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
+tests_unit_test_egd_fuzz_LDADD = -lpthread
+if HAVE_ASAN
+tests_unit_test_egd_fuzz_CFLAGS += $(EGD_SANITIZE)
+tests_unit_test_egd_fuzz_LDFLAGS = $(EGD_SANITIZE)
+endif
+
+# libFuzzer for a minute, when clang can link -fsanitize=fuzzer.
+check-long: check-long-egd
+check-long-egd:
+	@if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+	    | clang -x c -fsanitize=fuzzer -o egd-fuzz-probe - 2>/dev/null; then \
+		rm -f egd-fuzz-probe; \
+		clang -std=gnu11 -g -O1 -DEGD_LIBFUZZER -fsanitize=fuzzer,address,undefined \
+			-I$(top_srcdir) -I$(top_builddir) -pthread \
+			$(top_srcdir)/tests/unit/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
+			$(top_srcdir)/rngd/egd_reserve.c -o egd-libfuzzer && \
+		./egd-libfuzzer -max_total_time=60 -max_len=4096; \
+	else \
+		echo "check-long-egd: clang cannot link -fsanitize=fuzzer; libFuzzer run skipped"; \
+	fi
+CLEANFILES += egd-libfuzzer
+
+# Host tests: rngd -o none --egd-socket under guard.sh, and their client.
+check_PROGRAMS += tests/integration/egd-client
+tests_integration_egd_client_SOURCES = tests/integration/egd-client.c
+EGD_INTEGRATION_TESTS = \
+	tests/integration/egd-commands.sh \
+	tests/integration/egd-many.sh \
+	tests/integration/egd-rate.sh \
+	tests/integration/egd-bad-source.sh \
+	tests/integration/egd-restart.sh \
+	tests/integration/egd-options.sh
+TESTS += $(EGD_INTEGRATION_TESTS)
+EXTRA_DIST += $(EGD_INTEGRATION_TESTS) tests/integration/egd-lib.sh
+
+# QEMU scenarios (make check-qemu): a guest on rng-egd served by the host's
+# rngd, beside rng-random; a failing host source; host rngd restarts.
+EXTRA_DIST += tests/qemu/egd-host.sh tests/qemu/guest/egd.sh \
+	tests/qemu/scenarios/egd-serve.sh tests/qemu/scenarios/egd-bad.sh \
+	tests/qemu/scenarios/egd-restart.sh

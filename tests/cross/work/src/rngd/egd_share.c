@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sharing sink (see egd_share.h for the policy).
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rngd/egd_share.h"
+
+static size_t share_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_ms)
+{
+	struct egd_share *sh = s->priv;
+	uint64_t inner_next = RNG_SINK_NEVER;
+	size_t inner = sh->inner ? sh->inner->ops->demand(sh->inner, now_ms, &inner_next) : 0;
+	size_t want = egd_reserve_want(sh->reserve);
+
+	if (inner > 0 && want > 0 && !sh->host_first)
+		/* A sink that always wants: take turns. */
+		sh->route = sh->last_write == EGD_ROUTE_SINK ? EGD_ROUTE_RESERVE : EGD_ROUTE_SINK;
+	else if (inner > 0)
+		sh->route = EGD_ROUTE_SINK;
+	else if (want > 0)
+		sh->route = EGD_ROUTE_RESERVE;
+	else
+		sh->route = EGD_ROUTE_NONE;
+	switch (sh->route) {
+	case EGD_ROUTE_SINK:
+		return inner;
+	case EGD_ROUTE_RESERVE:
+		return want;
+	default:
+		/* The reserve pokes the loop's eventfd when it wants again. */
+		*next_ms = inner_next;
+		return 0;
+	}
+}
+
+static int share_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsigned int credit_bits)
+{
+	struct egd_share *sh = s->priv;
+	size_t n;
+
+	if (sh->route == EGD_ROUTE_SINK && sh->inner) {
+		sh->last_write = EGD_ROUTE_SINK;
+		return sh->inner->ops->write(sh->inner, buf, len, credit_bits);
+	}
+	sh->last_write = EGD_ROUTE_RESERVE;
+	if (credit_bits == 0) {
+		sh->bytes_dropped += len;
+		return 0;
+	}
+	n = egd_reserve_put(sh->reserve, buf, len);
+	sh->bytes_to_reserve += n;
+	sh->bytes_dropped += len - n;
+	return 0;
+}
+
+static void share_close(struct rng_sink *s)
+{
+	(void)s;
+}
+
+static const struct rng_sink_ops share_ops_template = {
+	.name = NULL,
+	.demand = share_demand,
+	.write = share_write,
+	.close = share_close,
+};
+
+void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink *inner,
+		    struct egd_reserve *reserve, bool host_first)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->inner = inner;
+	sh->reserve = reserve;
+	sh->host_first = host_first;
+	sh->route = sh->last_write = EGD_ROUTE_NONE;
+	snprintf(sh->name, sizeof(sh->name), "%s%s", inner ? inner->ops->name : "", inner ? "+egd" : "egd");
+	/* Named after what it wraps ("kernel+egd"), so each has its own ops. */
+	sh->ops = share_ops_template;
+	sh->ops.name = sh->name;
+	out->ops = &sh->ops;
+	out->priv = sh;
+}

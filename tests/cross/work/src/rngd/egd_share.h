@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sharing tested bytes between rngd's sink and the EGD reserve: a sink
+ * that wraps the real one (or none: `-o none`), so the loop needs no
+ * change: it asks demand(), takes blocks through the gate, and write()
+ * sends each part where the last demand() came from.
+ *
+ * Policy, as documented in rngd(8):
+ *   - The host's own pool first: while the kernel sink wants bytes (it
+ *     fills until the pool is ready, then wants a top-up every interval),
+ *     it gets them; the reserve gets what the kernel does not want.
+ *   - A file sink always wants; it and the reserve take turns part by part,
+ *     so neither starves.
+ *   - Only credited bytes enter the reserve: a part written with 0 credit
+ *     (a failed block mixed by --on-fail=mix, a source credited 0 such as
+ *     sysstat, -t) is dropped, never served as entropy.
+ *   - Each byte goes to one place: the sink or the reserve, never both.
+ */
+#ifndef RNGD_EGD_SHARE_H
+#define RNGD_EGD_SHARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rngd/egd_reserve.h"
+#include "rngd/sink.h"
+
+enum egd_share_route {
+	EGD_ROUTE_NONE,
+	EGD_ROUTE_SINK,
+	EGD_ROUTE_RESERVE,
+};
+
+struct egd_share {
+	struct rng_sink *inner;        /* NULL: no sink, EGD only */
+	struct egd_reserve *reserve;
+	bool host_first;
+	enum egd_share_route route;    /* where the last demand() came from */
+	enum egd_share_route last_write;
+	char name[32];
+	struct rng_sink_ops ops;
+	uint64_t bytes_to_reserve;
+	uint64_t bytes_dropped;        /* 0-credit parts the reserve refused */
+};
+
+/*
+ * Make @out a sink that shares between @inner (may be NULL) and @reserve.
+ * @host_first: @inner is the kernel sink (its demand always wins).
+ * @sh must outlive @out; closing @out leaves @inner open.
+ */
+void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink *inner,
+		    struct egd_reserve *reserve, bool host_first);
+
+#endif

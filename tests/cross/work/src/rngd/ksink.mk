@@ -1,0 +1,90 @@
+# rngd/ksink.mk: the kernel sink, rng_quality, privileges, systemd notify,
+# rngd.service and its sysusers.d file, and their tests. Included from
+# rngd/local.mk: the rngd program lists $(RNGD_KSINK_SOURCES) in its
+# SOURCES, adds $(RNGD_KSINK_CFLAGS) to its CFLAGS and $(RNGD_KSINK_LIBS)
+# to its LDADD.
+
+RNGD_KSINK_SOURCES = \
+	rngd/sink_kernel.c rngd/kernel_entropy.c rngd/kernel_entropy.h \
+	rngd/hwrng_quality.c rngd/hwrng_quality.h \
+	rngd/privs.c rngd/privs.h \
+	rngd/notify.c rngd/notify.h
+RNGD_KSINK_CFLAGS = $(CAP_CFLAGS) $(SYSTEMD_CFLAGS)
+RNGD_KSINK_LIBS = $(CAP_LIBS) $(SYSTEMD_LIBS)
+
+# ---- systemd unit and user ----------------------------------------------
+systemdsystemunit_DATA = rngd/rngd.service
+dist_sysusers_DATA = rngd/sysusers.d/rngd.conf
+EXTRA_DIST += rngd/rngd.service.in
+CLEANFILES += rngd/rngd.service
+
+rngd/rngd.service: rngd/rngd.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) rngd && \
+	sed -e 's|@sbindir[@]|$(sbindir)|g' $(srcdir)/rngd/rngd.service.in > $@.tmp && \
+	mv $@.tmp $@
+
+# ---- unit tests (cmocka): every kernel call is mocked ----------------------
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_ksink_sink tests/unit/test_ksink_quality \
+	tests/unit/test_ksink_privs tests/unit/test_ksink_notify
+TESTS += tests/unit/test_ksink_sink tests/unit/test_ksink_quality \
+	tests/unit/test_ksink_privs tests/unit/test_ksink_notify
+
+KSINK_SINK_TEST_FILES = tests/unit/test_ksink_sink.c rngd/sink_kernel.c \
+	rngd/kernel_entropy.h rngd/sink.h
+KSINK_QUALITY_TEST_FILES = tests/unit/test_ksink_quality.c rngd/hwrng_quality.c \
+	rngd/hwrng_quality.h
+KSINK_PRIVS_TEST_FILES = tests/unit/test_ksink_privs.c rngd/privs.c rngd/privs.h
+KSINK_NOTIFY_TEST_FILES = tests/unit/test_ksink_notify.c rngd/notify.c rngd/notify.h
+# The stand-in sysfs plays the kernel's rng_quality_store() inside pwrite().
+KSINK_QUALITY_WRAP = -Wl,--wrap=pwrite
+
+tests_unit_test_ksink_sink_SOURCES = $(KSINK_SINK_TEST_FILES)
+tests_unit_test_ksink_sink_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ksink_sink_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_ksink_quality_SOURCES = $(KSINK_QUALITY_TEST_FILES)
+tests_unit_test_ksink_quality_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ksink_quality_LDFLAGS = $(KSINK_QUALITY_WRAP)
+tests_unit_test_ksink_quality_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_ksink_privs_SOURCES = $(KSINK_PRIVS_TEST_FILES)
+tests_unit_test_ksink_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(CAP_CFLAGS)
+tests_unit_test_ksink_privs_LDADD = $(CMOCKA_LIBS) $(CAP_LIBS)
+tests_unit_test_ksink_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
+tests_unit_test_ksink_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SYSTEMD_CFLAGS)
+tests_unit_test_ksink_notify_LDADD = $(CMOCKA_LIBS) $(SYSTEMD_LIBS)
+
+if HAVE_ASAN
+KSINK_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check_PROGRAMS += tests/unit/test_ksink_sink_asan tests/unit/test_ksink_quality_asan \
+	tests/unit/test_ksink_privs_asan tests/unit/test_ksink_notify_asan
+TESTS += tests/unit/test_ksink_sink_asan tests/unit/test_ksink_quality_asan \
+	tests/unit/test_ksink_privs_asan tests/unit/test_ksink_notify_asan
+
+tests_unit_test_ksink_sink_asan_SOURCES = $(KSINK_SINK_TEST_FILES)
+tests_unit_test_ksink_sink_asan_CFLAGS = $(tests_unit_test_ksink_sink_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_sink_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_sink_asan_LDADD = $(tests_unit_test_ksink_sink_LDADD)
+tests_unit_test_ksink_quality_asan_SOURCES = $(KSINK_QUALITY_TEST_FILES)
+tests_unit_test_ksink_quality_asan_CFLAGS = $(tests_unit_test_ksink_quality_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_quality_asan_LDFLAGS = $(KSINK_QUALITY_WRAP) $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_quality_asan_LDADD = $(tests_unit_test_ksink_quality_LDADD)
+tests_unit_test_ksink_privs_asan_SOURCES = $(KSINK_PRIVS_TEST_FILES)
+tests_unit_test_ksink_privs_asan_CFLAGS = $(tests_unit_test_ksink_privs_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_privs_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_privs_asan_LDADD = $(tests_unit_test_ksink_privs_LDADD)
+tests_unit_test_ksink_notify_asan_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
+tests_unit_test_ksink_notify_asan_CFLAGS = $(tests_unit_test_ksink_notify_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_notify_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
+tests_unit_test_ksink_notify_asan_LDADD = $(tests_unit_test_ksink_notify_LDADD)
+endif
+endif
+
+# ---- integration tests ---------------------------------------------------------
+check_PROGRAMS += tests/integration/ksink_probe
+tests_integration_ksink_probe_SOURCES = tests/integration/ksink_probe.c \
+	rngd/sink_kernel.c rngd/kernel_entropy.c rngd/kernel_entropy.h rngd/sink.h
+tests_integration_ksink_probe_CFLAGS = $(AM_CFLAGS)
+# The security test reads the unit exactly as make install would install it.
+check_SCRIPTS += rngd/rngd.service
+TESTS += tests/integration/ksink-device.sh tests/integration/ksink-security.sh
+EXTRA_DIST += tests/integration/ksink-device.sh tests/integration/ksink-security.sh

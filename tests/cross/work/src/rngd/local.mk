@@ -1,0 +1,21 @@
+# rngd: the daemon. KSINK's fragment (kernel sink, rng_quality, privileges,
+# systemd) lists its files in RNGD_KSINK_SOURCES.
+include rngd/ksink.mk
+
+RNGD_CORE_SOURCES = \
+	rngd/config.c \
+	rngd/credit.c rngd/credit.h \
+	rngd/log.c rngd/log.h \
+	rngd/loop.c rngd/loop.h \
+	rngd/options.c rngd/options.h \
+	rngd/sink.h \
+	rngd/sink_file.c \
+	rngd/sink_null.c rngd/sink_null.h \
+	rngd/source_set.c rngd/source_set.h \
+	rngd/stats.c rngd/stats.h
+
+sbin_PROGRAMS += rngd/rngd
+rngd_rngd_SOURCES = rngd/main.c $(RNGD_CORE_SOURCES) $(RNGD_KSINK_SOURCES)
+rngd_rngd_CFLAGS = $(AM_CFLAGS) $(RNGD_KSINK_CFLAGS) -pthread
+rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(RNGD_KSINK_LIBS) \
+	$(FIPS_LIBS) -lm -lpthread

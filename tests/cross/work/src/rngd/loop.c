@@ -1,0 +1,963 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The event loop.
+ *
+ *   1. Reader threads   one per source: open, read whole blocks, queue
+ *                       them, block while the queue is full.
+ *   2. Gate and credit  main thread: a block taken from a queue goes
+ *                       through its source's gate; passing blocks earn
+ *                       credit, failing ones count, quarantine, or mix.
+ *   3. Sink             main thread: asks demand() before taking a block,
+ *                       writes in -s sized parts.
+ *   4. Waiting          main thread: poll() on a signalfd and an eventfd
+ *                       the readers poke, with a timeout from the sink,
+ *                       the re-test deadlines and the periodic jobs.
+ *   5. Periodic jobs    stats file, -t rates, rng_current watch, systemd
+ *                       readiness, status and watchdog.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rngd/credit.h"
+#include "rngd/hwrng_quality.h"
+#include "rngd/loop.h"
+#include "rngd/notify.h"
+
+#define HWRNG_CHECK_MS 5000u
+#define STATUS_EVERY_MS 10000u
+#define TEST_RATE_EVERY_MS 1000u
+
+static const char *const slot_state_names[] = {
+	[RNGD_SLOT_ACTIVE] = "active",
+	[RNGD_SLOT_QUARANTINED] = "quarantined",
+	[RNGD_SLOT_EXHAUSTED] = "exhausted",
+	[RNGD_SLOT_DOWN] = "down",
+	[RNGD_SLOT_DISABLED] = "disabled",
+};
+
+const char *rngd_slot_state_name(enum rngd_slot_state s)
+{
+	return (unsigned int)s < sizeof(slot_state_names) / sizeof(slot_state_names[0]) ?
+		slot_state_names[s] : "?";
+}
+
+enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
+{
+	enum rngd_slot_state st;
+
+	if (!s->enabled || !s->started)
+		return RNGD_SLOT_DISABLED;
+	(void)pthread_mutex_lock(&s->lock);
+	if (s->exhausted && s->count == 0)
+		st = RNGD_SLOT_EXHAUSTED;
+	else if (s->quarantined)
+		st = RNGD_SLOT_QUARANTINED;
+	else if (!s->is_open && s->count == 0)
+		st = RNGD_SLOT_DOWN;
+	else
+		st = RNGD_SLOT_ACTIVE;
+	(void)pthread_mutex_unlock(&s->lock);
+	return st;
+}
+
+static void wake_main(struct rngd_loop *l)
+{
+	uint64_t one = 1;
+
+	/* A full counter already means "wake up"; nothing to do on EAGAIN. */
+	(void)!write(l->event_fd, &one, sizeof(one));
+}
+
+/* ---- 1. Reader threads ------------------------------------------------ */
+
+/* Sleep up to @ms or until stop/reopen; returns with the lock released. */
+static void reader_pause(struct rngd_slot *s, unsigned int ms)
+{
+	struct timespec until;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += ms / 1000u;
+	until.tv_nsec += (long)(ms % 1000u) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	(void)pthread_mutex_lock(&s->lock);
+	while (!s->stop && !s->reopen) {
+		if (pthread_cond_timedwait(&s->cond, &s->lock, &until) == ETIMEDOUT)
+			break;
+	}
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+static void reader_close(struct rngd_slot *s)
+{
+	s->src.ops->close(&s->src);
+	(void)pthread_mutex_lock(&s->lock);
+	s->is_open = false;
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+/* Source calls may block for long (a FIFO waiting for a writer, a TPM):
+ * only there may the thread be cancelled at shutdown. */
+static int reader_open(struct rngd_slot *s)
+{
+	int r;
+
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+	r = s->src.ops->open(&s->src);
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	return r;
+}
+
+static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
+{
+	ssize_t n;
+
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+	n = s->src.ops->read(&s->src, buf, len);
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	return n;
+}
+
+static void *reader_main(void *arg)
+{
+	struct rngd_slot *s = arg;
+	struct rngd_loop *l = s->loop;
+	struct rngd_block blk;
+	unsigned int backoff = RNGD_REOPEN_MIN_MS;
+	size_t have = 0;
+	bool seeded = false;
+
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	(void)pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, NULL);
+	for (;;) {
+		bool reopen, is_open, exhausted;
+		size_t need;
+		ssize_t n;
+
+		(void)pthread_mutex_lock(&s->lock);
+		while (!s->stop && !s->reopen && (s->count == RNGD_QUEUE_BLOCKS || s->exhausted))
+			(void)pthread_cond_wait(&s->cond, &s->lock);
+		if (s->stop) {
+			(void)pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		reopen = s->reopen;
+		s->reopen = false;
+		is_open = s->is_open;
+		exhausted = s->exhausted;
+		(void)pthread_mutex_unlock(&s->lock);
+
+		if (reopen && is_open) {
+			reader_close(s);
+			is_open = false;
+			have = 0;
+		}
+		if (exhausted)
+			continue;   /* SIGHUP on an exhausted source: still exhausted */
+		if (!is_open) {
+			int r = reader_open(s);
+
+			if (r == -ENODATA) {
+				rngd_log(l->log, LOG_NOTICE, s->src.name, "exhausted: %s", s->src.why);
+				(void)pthread_mutex_lock(&s->lock);
+				s->exhausted = true;
+				(void)pthread_mutex_unlock(&s->lock);
+				wake_main(l);
+				continue;
+			}
+			if (r < 0) {
+				rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
+						 "cannot open: %s; retrying in %.1f s", s->src.why,
+						 backoff / 1000.0);
+				reader_pause(s, backoff);
+				backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
+				continue;
+			}
+			(void)pthread_mutex_lock(&s->lock);
+			s->is_open = true;
+			s->reopens++;
+			(void)pthread_mutex_unlock(&s->lock);
+			wake_main(l);
+		}
+
+		need = seeded ? FIPS_BLOCK_BYTES : FIPS_SEED_BYTES;
+		n = reader_read(s, blk.data + have, need - have);
+		if (n > 0) {
+			(void)pthread_mutex_lock(&s->lock);
+			s->bytes_read += (uint64_t)n;
+			have += (size_t)n;
+			if (have == need) {
+				blk.seed = !seeded;
+				s->ring[(s->head + s->count) % RNGD_QUEUE_BLOCKS] = blk;
+				s->count++;
+				have = 0;
+				seeded = true;
+				backoff = RNGD_REOPEN_MIN_MS;
+			}
+			(void)pthread_mutex_unlock(&s->lock);
+			if (have == 0)
+				wake_main(l);
+			continue;
+		}
+		/* End of data or an error: close, and re-open after a pause
+		 * (a regular file's open() then reports it exhausted). */
+		if (n == 0)
+			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_INFO, s->src.name,
+					 "end of data%s; closing and re-opening",
+					 have ? " (partial block dropped)" : "");
+		else
+			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
+					 "%s; closing, re-opening in %.1f s", s->src.why, backoff / 1000.0);
+		(void)pthread_mutex_lock(&s->lock);
+		s->read_errors++;
+		(void)pthread_mutex_unlock(&s->lock);
+		reader_close(s);
+		have = 0;
+		wake_main(l);
+		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS : backoff);
+		if (n < 0)
+			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
+	}
+	return NULL;
+}
+
+/* ---- 2. Gate and credit ----------------------------------------------- */
+
+
+static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
+{
+	bool got = false;
+
+	(void)pthread_mutex_lock(&s->lock);
+	if (s->count > 0) {
+		*out = s->ring[s->head];
+		s->head = (s->head + 1) % RNGD_QUEUE_BLOCKS;
+		s->count--;
+		got = true;
+		(void)pthread_cond_signal(&s->cond);
+	}
+	(void)pthread_mutex_unlock(&s->lock);
+	return got;
+}
+
+/* Drop what a failing source queued: read in its bad period, never credited. */
+static void slot_flush(struct rngd_slot *s)
+{
+	(void)pthread_mutex_lock(&s->lock);
+	s->head = 0;
+	s->count = 0;
+	(void)pthread_cond_signal(&s->cond);
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+/* A new device behind the same source: what was queued came from the old
+ * one, and the new one starts with a clean gate and a clean record. */
+void rngd_slot_reset_gate(struct rngd_slot *slot)
+{
+	slot_flush(slot);
+	if (slot->gate_ready)
+		fips_gate_reset(&slot->gate);
+	slot->fails_in_row = 0;
+	slot->quarantined = false;
+}
+
+static bool slot_has_block(struct rngd_slot *s)
+{
+	bool has;
+
+	(void)pthread_mutex_lock(&s->lock);
+	has = s->count > 0;
+	(void)pthread_mutex_unlock(&s->lock);
+	return has;
+}
+
+/* The highest-priority source with a block ready and not waiting out a
+ * quarantine; a quarantined source whose re-test is due is eligible. */
+static struct rngd_slot *pick_slot(struct rngd_loop *l, uint64_t now)
+{
+	struct rngd_slot *best = NULL;
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started || (s->quarantined && now < s->retest_at_ms) || !slot_has_block(s))
+			continue;
+		if (!best || s->src.priority > best->src.priority)
+			best = s;
+	}
+	return best;
+}
+
+static size_t count_usable(struct rngd_loop *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		enum rngd_slot_state st = rngd_slot_state(&l->slots[i]);
+
+		if (st == RNGD_SLOT_ACTIVE || st == RNGD_SLOT_DOWN)
+			n++;
+	}
+	return n;
+}
+
+static void failed_tests(char *buf, size_t len, unsigned int mask)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < FIPS_TEST_MAX && off < len; t++) {
+		if (!(mask & FIPS_FAIL_BIT(t)))
+			continue;
+		int n = snprintf(buf + off, len - off, "%s%s", off ? "," : "", fips_test_name((enum fips_test)t));
+		off += n > 0 ? (size_t)n : 0;
+	}
+}
+
+static void set_pending(struct rngd_loop *l, struct rngd_slot *s, const uint8_t *data, unsigned int credit,
+			bool failed)
+{
+	l->pending_failed = failed;
+	memcpy(l->pending, data, FIPS_BLOCK_BYTES);
+	l->pending_len = FIPS_BLOCK_BYTES;
+	l->pending_off = 0;
+	l->pending_credit = credit;
+	l->pending_slot = s;
+}
+
+static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b,
+			 unsigned int mask, uint64_t now)
+{
+	char tests[128];
+
+	s->stats.blocks_failed++;
+	for (int t = 0; t < FIPS_TEST_MAX; t++)
+		if (mask & FIPS_FAIL_BIT(t))
+			s->stats.failures[t]++;
+	s->fails_in_row++;
+	failed_tests(tests, sizeof(tests), mask);
+
+	if (s->quarantined) {
+		s->retest_backoff_ms = s->retest_backoff_ms * 2 > l->cfg.retest_max_ms ?
+			l->cfg.retest_max_ms : s->retest_backoff_ms * 2;
+		s->retest_at_ms = now + s->retest_backoff_ms;
+		rngd_log_limited(l->log, &s->main_rl, now, LOG_WARNING, s->src.name,
+				 "re-test block failed (%s); still quarantined, next re-test in %.1f s", tests,
+				 s->retest_backoff_ms / 1000.0);
+	} else if (l->cfg.quarantine_after && s->fails_in_row >= l->cfg.quarantine_after) {
+		s->quarantined = true;
+		s->stats.quarantines++;
+		s->retest_backoff_ms = l->cfg.retest_min_ms;
+		s->retest_at_ms = now + s->retest_backoff_ms;
+		slot_flush(s);
+		rngd_log(l->log, LOG_WARNING, s->src.name,
+			 "quarantined after %u failed blocks in a row (last: %s); re-test in %.1f s",
+			 s->fails_in_row, tests, s->retest_backoff_ms / 1000.0);
+		if (count_usable(l) == 0)
+			rngd_log(l->log, LOG_ERR, "rngd",
+				 "no usable source left; re-testing quarantined sources with back-off");
+	} else {
+		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
+				 "block failed (%s), %u in a row; not credited", tests, s->fails_in_row);
+	}
+	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode) {
+		set_pending(l, s, b->data, 0, true);
+	}
+}
+
+static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
+{
+	struct rngd_block b;
+	unsigned int mask;
+
+	if (!slot_take(s, &b))
+		return;
+	if (b.seed) {
+		fips_gate_seed(&s->gate, b.data);
+		return;
+	}
+	mask = fips_gate_check(&s->gate, b.data);
+	if (mask) {
+		block_failed(l, s, &b, mask, now);
+		return;
+	}
+	s->stats.blocks_passed++;
+	s->fails_in_row = 0;
+	if (s->quarantined) {
+		/* The re-test block proves the source, it is not credited. */
+		s->quarantined = false;
+		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
+		return;
+	}
+	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit_bits_for(FIPS_BLOCK_BYTES, s->src.entropy_per_bit),
+		    false);
+}
+
+/* ---- 3. Sink ---------------------------------------------------------- */
+
+static void update_status(struct rngd_loop *l);
+
+static int write_pending(struct rngd_loop *l, size_t demand)
+{
+	size_t left = l->pending_len - l->pending_off;
+	size_t part = left;
+	unsigned int credit;
+	int r;
+
+	if (part > l->cfg.random_step)
+		part = l->cfg.random_step;
+	if (part > demand)
+		part = demand;
+	credit = credit_split(l->pending_credit, left, part);
+	r = l->sink->ops->write(l->sink, l->pending + l->pending_off, part, credit);
+	if (r < 0) {
+		l->sink_stats.write_errors++;
+		return r;
+	}
+	l->sink_stats.writes++;
+	l->sink_stats.bytes_written += part;
+	l->sink_stats.bits_credited += credit;
+	if (l->pending_slot) {
+		l->pending_slot->stats.bits_credited += credit;
+		if (l->pending_failed)
+			l->pending_slot->stats.bytes_mixed += part;
+		else
+			l->pending_slot->stats.bytes_to_sink += part;
+	}
+	l->pending_off += part;
+	l->pending_credit -= credit;
+	if (l->pending_off == l->pending_len) {
+		explicit_bzero(l->pending, sizeof(l->pending));
+		l->pending_len = l->pending_off = 0;
+		l->pending_slot = NULL;
+	}
+	if (credit > 0 && !l->ready) {
+		l->ready = true;
+		rngd_log(l->log, LOG_INFO, "rngd", "first credited block written; ready");
+		notify_ready();
+		update_status(l);
+	}
+	return 0;
+}
+
+/* ---- 5. Periodic jobs ------------------------------------------------- */
+
+static void sync_reader_counters(struct rngd_slot *s)
+{
+	(void)pthread_mutex_lock(&s->lock);
+	s->stats.bytes_read = s->bytes_read;
+	s->stats.reopens = s->reopens;
+	s->stats.read_errors = s->read_errors;
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started)
+			continue;
+		sync_reader_counters(s);
+		rngd_stats_format(line, sizeof(line), &s->stats);
+		rngd_log(l->log, LOG_NOTICE, s->src.name, "%s: %s, %s", why,
+			 rngd_slot_state_name(rngd_slot_state(s)), line);
+	}
+	rngd_log(l->log, LOG_NOTICE, "rngd",
+		 "%s: sink %s: bytes written %" PRIu64 ", bits credited %" PRIu64 ", write errors %" PRIu64,
+		 why, l->sink->ops->name, l->sink_stats.bytes_written, l->sink_stats.bits_credited,
+		 l->sink_stats.write_errors);
+	if (l->log_stats_extra)
+		l->log_stats_extra(l->log_stats_ctx, why);
+}
+
+static void write_stats_file(struct rngd_loop *l, uint64_t now)
+{
+	struct rngd_stats_entry e[l->n_slots ? l->n_slots : 1];
+	size_t n = 0;
+	int r;
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started)
+			continue;
+		sync_reader_counters(s);
+		e[n++] = (struct rngd_stats_entry){ s->src.name, &s->stats,
+						    rngd_slot_state_name(rngd_slot_state(s)) };
+	}
+	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->ops->name);
+	if (r < 0)
+		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s: %s",
+				 l->cfg.stats_file, strerror(-r));
+}
+
+static void print_rates(struct rngd_loop *l, uint64_t now)
+{
+	double secs = (double)(now - l->start_ms) / 1000.0;
+
+	if (secs <= 0)
+		return;
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started)
+			continue;
+		printf("%s: %.0f passing bytes/s (%" PRIu64 " blocks passed, %" PRIu64 " failed, %s)\n",
+		       s->src.name, (double)(s->stats.blocks_passed * FIPS_BLOCK_BYTES) / secs,
+		       s->stats.blocks_passed, s->stats.blocks_failed,
+		       rngd_slot_state_name(rngd_slot_state(s)));
+	}
+	(void)fflush(stdout);
+}
+
+static void update_status(struct rngd_loop *l)
+{
+	char names[256] = "";
+	size_t off = 0;
+
+	for (size_t i = 0; i < l->n_slots && off < sizeof(names); i++) {
+		struct rngd_slot *s = &l->slots[i];
+		enum rngd_slot_state st = rngd_slot_state(s);
+		int n;
+
+		if (st == RNGD_SLOT_DISABLED)
+			continue;
+		if (st == RNGD_SLOT_ACTIVE)
+			n = snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "", s->src.name);
+		else
+			n = snprintf(names + off, sizeof(names) - off, "%s%s (%s)", off ? ", " : "", s->src.name,
+				     rngd_slot_state_name(st));
+		off += n > 0 ? (size_t)n : 0;
+	}
+	notify_status("sources: %s; %" PRIu64 " bits credited", off ? names : "none", l->sink_stats.bits_credited);
+}
+
+struct periodic {
+	uint64_t next_stats, next_rates, next_hwrng, next_status, next_watchdog;
+	uint64_t watchdog_ms;
+};
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Run what is due; returns the earliest next deadline. */
+static uint64_t run_periodic(struct rngd_loop *l, struct periodic *p, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+
+	if (!l->ready) {
+		uint64_t at = l->start_ms + l->cfg.ready_timeout_ms;
+
+		if (now >= at) {
+			l->ready = true;
+			rngd_log(l->log, LOG_NOTICE, "rngd",
+				 "no credited block within %.1f s; telling the service manager we are ready anyway",
+				 l->cfg.ready_timeout_ms / 1000.0);
+			notify_ready();
+			update_status(l);
+		} else {
+			next = min_u64(next, at);
+		}
+	}
+	if (l->cfg.stats_file) {
+		if (now >= p->next_stats) {
+			write_stats_file(l, now);
+			p->next_stats = now + l->cfg.stats_interval_s * 1000ull;
+		}
+		next = min_u64(next, p->next_stats);
+	}
+	if (l->cfg.test_mode) {
+		if (now >= p->next_rates) {
+			print_rates(l, now);
+			p->next_rates = now + TEST_RATE_EVERY_MS;
+		}
+		next = min_u64(next, p->next_rates);
+	}
+	if (l->hwq && l->hwrng_slot) {
+		if (now >= p->next_hwrng) {
+			int r = hwrng_quality_check(l->hwq);
+
+			if (r == 1) {
+				rngd_slot_reset_gate(l->hwrng_slot);
+				rngd_log(l->log, LOG_NOTICE, l->hwrng_slot->src.name,
+					 "%s; now %s: a new source with a fresh gate",
+					 l->hwq->note[0] ? l->hwq->note : "rng_current changed", l->hwq->device);
+			} else if (r < 0) {
+				rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, l->hwrng_slot->src.name,
+						 "checking rng_current: %s", strerror(-r));
+			}
+			p->next_hwrng = now + HWRNG_CHECK_MS;
+		}
+		next = min_u64(next, p->next_hwrng);
+	}
+	if (now >= p->next_status) {
+		if (l->ready)
+			update_status(l);
+		p->next_status = now + STATUS_EVERY_MS;
+	}
+	next = min_u64(next, p->next_status);
+	if (p->watchdog_ms) {
+		if (now >= p->next_watchdog) {
+			notify_watchdog();
+			p->next_watchdog = now + p->watchdog_ms;
+		}
+		next = min_u64(next, p->next_watchdog);
+	}
+	return next;
+}
+
+/* ---- 4. Waiting, signals and the run ---------------------------------- */
+
+static const int handled_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
+
+void rngd_loop_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+		sigaddset(set, handled_signals[i]);
+}
+
+int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
+		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigset_t set;
+
+	memset(l, 0, sizeof(*l));
+	l->log = log;
+	l->sink = sink;
+	l->slots = slots;
+	l->n_slots = n_slots;
+	l->cfg = *cfg;
+	l->signal_fd = l->event_fd = -1;
+
+	/* A FIFO sink whose reader went away: EPIPE from write(), not death. */
+	if (sigaction(SIGPIPE, &ign, NULL) < 0)
+		return -errno;
+	rngd_loop_signal_set(&set);
+	/* Blocked here (main() already did so at start-up), inherited by every
+	 * reader thread: only the signalfd sees them. */
+	if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)
+		return -EINVAL;
+	l->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (l->signal_fd < 0)
+		return -errno;
+	l->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (l->event_fd < 0)
+		return -errno;
+	for (size_t i = 0; i < n_slots; i++) {
+		struct rngd_slot *s = &slots[i];
+		struct fips_gate_config gc;
+		int r;
+
+		s->loop = l;
+		(void)pthread_mutex_init(&s->lock, NULL);
+		(void)pthread_cond_init(&s->cond, NULL);
+		fips_gate_config_default(&gc);
+		r = fips_gate_init(&s->gate, &gc);
+		if (r < 0)
+			return r;
+		s->gate_ready = true;
+	}
+	return 0;
+}
+
+size_t rngd_loop_open_sources(struct rngd_loop *l)
+{
+	size_t usable = 0;
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		int r;
+
+		if (!s->enabled)
+			continue;
+		r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+		/* A named source that is the wrong kind of thing will not get better. */
+		if (r < 0 && s->explicit && (r == -ENODEV || r == -EINVAL)) {
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot be used: %s", s->src.why);
+			s->enabled = false;
+			continue;
+		}
+		if (r < 0 && !s->explicit) {
+			rngd_log(l->log, LOG_INFO, s->src.name, "not used: %s", s->src.why);
+			s->enabled = false;
+			continue;
+		}
+		r = s->src.ops->open(&s->src);
+		if (r == -ENODATA) {
+			rngd_log(l->log, LOG_WARNING, s->src.name, "exhausted: %s", s->src.why);
+			s->enabled = false;
+			continue;
+		}
+		if (r < 0 && !s->explicit) {
+			rngd_log(l->log, LOG_INFO, s->src.name, "not used: %s", s->src.why);
+			s->enabled = false;
+			continue;
+		}
+		if (r < 0) {
+			rngd_log(l->log, LOG_WARNING, s->src.name, "cannot open yet: %s; will retry", s->src.why);
+		} else {
+			s->is_open = true;
+			s->reopens = 1;
+			rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
+				 s->src.why[0] ? " " : "", s->src.why, s->src.entropy_per_bit, s->src.priority);
+		}
+		usable++;
+	}
+	return usable;
+}
+
+static int start_threads(struct rngd_loop *l)
+{
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		int r;
+
+		if (!s->enabled)
+			continue;
+		r = pthread_create(&s->thread, NULL, reader_main, s);
+		if (r != 0) {
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
+			return -r;
+		}
+		s->started = true;
+	}
+	return 0;
+}
+
+/* Give reader threads this long to finish their current read on their own,
+ * and as long again to act on a cancel. */
+#define READER_STOP_GRACE_MS 300
+
+static void deadline_after_ms(struct timespec *t, long ms)
+{
+	(void)clock_gettime(CLOCK_REALTIME, t);
+	t->tv_nsec += ms * 1000000L;
+	t->tv_sec += t->tv_nsec / 1000000000L;
+	t->tv_nsec %= 1000000000L;
+}
+
+static void stop_threads(struct rngd_loop *l)
+{
+	struct timespec deadline;
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started)
+			continue;
+		(void)pthread_mutex_lock(&s->lock);
+		s->stop = true;
+		(void)pthread_cond_broadcast(&s->cond);
+		(void)pthread_mutex_unlock(&s->lock);
+	}
+	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		void *ret = NULL;
+
+		if (!s->started)
+			continue;
+		if (pthread_timedjoin_np(s->thread, &ret, &deadline) != 0) {
+			/* Still inside a blocking source call (a FIFO without a
+			 * writer, a hung TPM): cancellation is enabled only there. */
+			struct timespec cancel_deadline;
+
+			(void)pthread_cancel(s->thread);
+			deadline_after_ms(&cancel_deadline, READER_STOP_GRACE_MS);
+			if (pthread_timedjoin_np(s->thread, &ret, &cancel_deadline) != 0) {
+				/* An uninterruptible wait in the kernel (a hwrng
+				 * read of a device that stopped answering) ignores
+				 * the cancel: leave the thread to exit(). */
+				(void)pthread_detach(s->thread);
+				s->abandoned = s->stuck = true;
+				rngd_log(l->log, LOG_WARNING, s->src.name,
+					 "reader stuck in a kernel call; left to end with the process");
+				continue;
+			}
+			if (ret == PTHREAD_CANCELED) {
+				s->abandoned = true;
+				rngd_log(l->log, LOG_INFO, s->src.name, "reader stopped inside a blocking call");
+			}
+		}
+		sync_reader_counters(s);
+	}
+}
+
+static void reopen_all(struct rngd_loop *l)
+{
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started)
+			continue;
+		(void)pthread_mutex_lock(&s->lock);
+		s->reopen = true;
+		(void)pthread_cond_broadcast(&s->cond);
+		(void)pthread_mutex_unlock(&s->lock);
+	}
+}
+
+static void handle_signals(struct rngd_loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->signal_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGTERM:
+		case SIGINT:
+			rngd_log(l->log, LOG_NOTICE, "rngd", "%s received; exiting",
+				 si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT");
+			l->stopping = true;
+			break;
+		case SIGUSR1:
+			rngd_loop_log_stats(l, "stats");
+			break;
+		case SIGHUP:
+			rngd_log(l->log, LOG_NOTICE, "rngd", "SIGHUP: re-reading the configuration, re-opening sources");
+			if (l->reload && l->reload(l, l->reload_ctx) < 0)
+				rngd_log(l->log, LOG_WARNING, "rngd", "configuration not reloaded; keeping the old one");
+			reopen_all(l);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+int rngd_loop_run(struct rngd_loop *l)
+{
+	struct periodic p = { 0 };
+	struct pollfd pfd[2];
+	int exit_code = RNGD_EXIT_OK;
+	uint64_t wd_usec;
+
+	l->start_ms = rngd_now_ms();
+	wd_usec = notify_watchdog_usec();
+	p.watchdog_ms = wd_usec ? wd_usec / 2000u : 0;
+	if (p.watchdog_ms == 0 && wd_usec)
+		p.watchdog_ms = 1;
+	p.next_status = l->start_ms + STATUS_EVERY_MS;
+	if (start_threads(l) < 0) {
+		stop_threads(l);
+		return RNGD_EXIT_FAILURE;
+	}
+
+	while (!l->stopping) {
+		uint64_t now, next, ask_at = RNG_SINK_NEVER;
+		size_t demand;
+		int timeout;
+
+		handle_signals(l);
+		if (l->stopping)
+			break;
+		now = rngd_now_ms();
+		next = run_periodic(l, &p, now);
+
+		demand = l->sink->ops->demand(l->sink, now, &ask_at);
+		if (demand > 0) {
+			struct rngd_slot *s;
+
+			if (l->pending_len) {
+				int r = write_pending(l, demand);
+
+				if (r < 0) {
+					rngd_log(l->log, LOG_ERR, "rngd", "sink %s: write failed: %s; exiting",
+						 l->sink->ops->name, strerror(-r));
+					exit_code = RNGD_EXIT_FAILURE;
+					break;
+				}
+				continue;
+			}
+			s = pick_slot(l, now);
+			if (s) {
+				process_block(l, s, now);
+				continue;
+			}
+		} else {
+			next = min_u64(next, ask_at);
+		}
+		/* Nothing to do now: wait for a signal, a block, or a deadline. */
+		for (size_t i = 0; i < l->n_slots; i++)
+			if (l->slots[i].started && l->slots[i].quarantined)
+				next = min_u64(next, l->slots[i].retest_at_ms);
+		if (next == UINT64_MAX || next == RNG_SINK_NEVER)
+			timeout = -1;
+		else if (next <= now)
+			timeout = 0;
+		else
+			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
+		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
+		if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN)) {
+			uint64_t v;
+
+			(void)!read(l->event_fd, &v, sizeof(v));
+		}
+		if (count_usable(l) == 0 && !l->none_left_logged) {
+			l->none_left_logged = true;
+			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; still retrying");
+		} else if (count_usable(l) > 0) {
+			l->none_left_logged = false;
+		}
+	}
+
+	stop_threads(l);
+	/* The readers are gone: their rate-limit counters are ours to read. */
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		unsigned long n = s->main_rl.suppressed + s->reader_rl.suppressed;
+
+		if (s->started && n)
+			rngd_log(l->log, LOG_NOTICE, s->src.name, "%lu repeated messages were suppressed", n);
+	}
+	if (l->cfg.test_mode)
+		print_rates(l, rngd_now_ms());
+	if (l->cfg.stats_file)
+		write_stats_file(l, rngd_now_ms());
+	rngd_loop_log_stats(l, "summary");
+	return exit_code;
+}
+
+void rngd_loop_destroy(struct rngd_loop *l)
+{
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (s->is_open && !s->abandoned)
+			s->src.ops->close(&s->src);
+		s->is_open = false;
+		if (s->stuck)
+			continue;
+		if (s->gate_ready)
+			fips_gate_destroy(&s->gate);
+		s->gate_ready = false;
+		(void)pthread_mutex_destroy(&s->lock);
+		(void)pthread_cond_destroy(&s->cond);
+	}
+	explicit_bzero(l->pending, sizeof(l->pending));
+	if (l->signal_fd >= 0)
+		(void)close(l->signal_fd);
+	if (l->event_fd >= 0)
+		(void)close(l->event_fd);
+	l->signal_fd = l->event_fd = -1;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The event loop: one reader thread per source fills a small bounded
+ * queue of blocks; the main thread waits on a signalfd and an eventfd
+ * (bounded latency for SIGTERM/SIGUSR1 whatever the sources do), asks the
+ * sink how much it wants, and only then takes blocks, highest priority
+ * first, through each source's own gate to the sink. When the sink wants
+ * nothing the queues fill, the reader threads block, and nothing spins.
+ */
+#ifndef RNGD_LOOP_H
+#define RNGD_LOOP_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fips/fips.h"
+#include "rngd/log.h"
+#include "rngd/options.h"
+#include "rngd/sink.h"
+#include "rngd/stats.h"
+#include "sources/source.h"
+
+struct hwrng_quality;
+
+/* Blocks queued per source: enough to ride over a slow read, small enough
+ * that little is read ahead of demand. */
+#define RNGD_QUEUE_BLOCKS 4
+/* Re-open back-off of a source whose open or read failed. */
+#define RNGD_REOPEN_MIN_MS 100u
+#define RNGD_REOPEN_MAX_MS 30000u
+
+struct rngd_block {
+	uint8_t data[FIPS_BLOCK_BYTES];
+	bool seed;                     /* FIPS_SEED_BYTES for the continuous test */
+};
+
+enum rngd_slot_state {
+	RNGD_SLOT_ACTIVE,
+	RNGD_SLOT_QUARANTINED,
+	RNGD_SLOT_EXHAUSTED,
+	RNGD_SLOT_DOWN,                /* not open, retrying */
+	RNGD_SLOT_DISABLED,
+};
+
+struct rngd_loop;
+
+/* One source instance and everything the daemon keeps about it. */
+struct rngd_slot {
+	struct rng_source src;
+	struct rngd_loop *loop;
+	bool enabled;
+	bool explicit;                 /* named by -r/-n/-O: failures are warnings */
+	bool started;                  /* has a reader thread */
+	bool abandoned;                /* its thread was cancelled inside a source
+					* call: the source's state is unknown, so
+					* it is neither closed nor destroyed */
+	bool stuck;                    /* its thread did not even end when
+					* cancelled (a read asleep in the kernel):
+					* nothing it may touch is freed before exit */
+
+	/* Shared with the reader thread, under lock. */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct rngd_block ring[RNGD_QUEUE_BLOCKS];
+	unsigned int head, count;
+	bool stop, reopen, is_open, exhausted;
+	uint64_t bytes_read, reopens, read_errors;
+	struct rngd_ratelimit reader_rl;
+
+	/* Main thread only. */
+	struct fips_gate gate;
+	bool gate_ready;
+	unsigned int fails_in_row;
+	bool quarantined;
+	uint64_t retest_at_ms;
+	unsigned int retest_backoff_ms;
+	struct rngd_source_stats stats;
+	struct rngd_ratelimit main_rl;
+};
+
+struct rngd_loop_config {
+	enum rngd_on_fail on_fail;
+	unsigned int quarantine_after;
+	unsigned int retest_min_ms, retest_max_ms;
+	unsigned int random_step;
+	unsigned int stats_interval_s;
+	unsigned int ready_timeout_ms;
+	const char *stats_file;
+	bool test_mode;                /* credit nothing, print rates to stdout */
+};
+
+/* Called on SIGHUP to re-read the configuration; 0 or -errno (logged by it). */
+typedef int (*rngd_reload_fn)(struct rngd_loop *l, void *ctx);
+
+struct rngd_loop {
+	struct rngd_log *log;
+	struct rngd_loop_config cfg;
+	struct rngd_slot *slots;
+	size_t n_slots;
+	struct rng_sink *sink;
+	struct hwrng_quality *hwq;     /* NULL unless rngd took rng_quality */
+	struct rngd_slot *hwrng_slot;  /* the slot hwq watches */
+	rngd_reload_fn reload;
+	void *reload_ctx;
+	/* More lines for SIGUSR1 and the summary (the EGD server's clients). */
+	void (*log_stats_extra)(void *ctx, const char *why);
+	void *log_stats_ctx;
+
+	int signal_fd, event_fd;
+	bool stopping;
+
+	/* The block being handed to the sink, maybe over several writes. */
+	uint8_t pending[FIPS_BLOCK_BYTES];
+	size_t pending_len, pending_off;
+	unsigned int pending_credit;
+	bool pending_failed;           /* a failed block mixed in (--on-fail=mix) */
+	struct rngd_slot *pending_slot;
+
+	struct rngd_sink_stats sink_stats;
+	uint64_t start_ms;
+	bool ready;
+	bool none_left_logged;
+	struct rngd_ratelimit loop_rl;
+};
+
+/* Set up fds (blocks the signals it handles in the calling thread; call
+ * before any thread exists). 0 or -errno. */
+/*
+ * The signals the loop handles through its signalfd. main() blocks them
+ * before anything else, so one arriving during start-up waits for the
+ * loop instead of killing rngd with the default action.
+ */
+void rngd_loop_signal_set(sigset_t *set);
+
+int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
+		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
+
+/* Open every enabled source once, in this thread (before privileges drop).
+ * Returns how many are usable now (open, or retrying a FIFO/device). */
+size_t rngd_loop_open_sources(struct rngd_loop *l);
+
+/* Start the reader threads, run until SIGTERM/SIGINT, stop the threads
+ * and log the summary. Returns an exit code (enum rngd_exit). */
+int rngd_loop_run(struct rngd_loop *l);
+
+void rngd_loop_destroy(struct rngd_loop *l);
+
+/* Log every source's counters (SIGUSR1, exit). */
+void rngd_loop_log_stats(struct rngd_loop *l, const char *why);
+
+const char *rngd_slot_state_name(enum rngd_slot_state s);
+enum rngd_slot_state rngd_slot_state(struct rngd_slot *s);
+
+/* Reset @slot's gate (a new device behind the same source). */
+void rngd_slot_reset_gate(struct rngd_slot *slot);
+
+#endif

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rngd: the process. Order matters here, for privileges and for users:
+ *   1. options and config (exit 2 on a bad one), -h/-v/-l;
+ *   2. logging, daemonising, the pid file (exit 3 if another rngd runs);
+ *   3. the sink and every source opened, rng_quality taken, all as root;
+ *   4. privileges dropped (-D), and only then the reader threads start,
+ *      so none of them ever runs with more than CAP_SYS_ADMIN;
+ *   5. the loop, until SIGTERM/SIGINT; then rng_quality restored.
+ * The only process-wide state of the daemon lives in this file.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "rngd/egd_reserve.h"
+#include "rngd/egd_server.h"
+#include "rngd/egd_share.h"
+#include "rngd/hwrng_quality.h"
+#include "rngd/log.h"
+#include "rngd/loop.h"
+#include "rngd/notify.h"
+#include "rngd/options.h"
+#include "rngd/privs.h"
+#include "rngd/sink.h"
+#include "rngd/sink_null.h"
+#include "rngd/source_set.h"
+
+struct rngd {
+	int argc;
+	char **argv;
+	struct rngd_options opts;
+	struct rngd_log log;
+	struct rng_sink sink;
+	bool sink_open;
+	bool sink_is_kernel;
+	struct rngd_slot *slots;
+	size_t n_slots;
+	struct rngd_loop loop;
+	struct hwrng_quality hwq;
+	bool hwq_taken;
+	int pidfile_fd;	/* The EGD server (--egd-socket): its reserve, and the sink the loop
+	 * feeds, which shares between the real sink and the reserve. */
+	struct egd_reserve egd_reserve;
+	struct egd_server egd;
+	struct egd_share egd_share;
+	struct rng_sink egd_sink;
+	bool egd_open;
+};
+
+static bool sink_is_none(const struct rngd_options *o)
+{
+	return o->random_device && strcmp(o->random_device, "none") == 0;
+}
+
+static void egd_limits_from(struct egd_limits *lim, const struct rngd_options *o)
+{
+	egd_limits_default(lim);
+	lim->rate = o->egd_rate;
+	lim->burst = o->egd_burst;
+	lim->max_clients = o->egd_clients;
+	lim->prime = o->egd_prime;
+}
+
+static int log_level(const struct rngd_options *o)
+{
+	return o->debug ? LOG_DEBUG : o->quiet ? LOG_ERR : LOG_INFO;
+}
+
+static void loop_config_from(struct rngd_loop_config *c, const struct rngd_options *o)
+{
+	c->on_fail = o->on_fail;
+	c->quarantine_after = o->quarantine_after;
+	c->retest_min_ms = o->retest_min_ms;
+	c->retest_max_ms = o->retest_max_ms < o->retest_min_ms ? o->retest_min_ms : o->retest_max_ms;
+	c->random_step = o->random_step;
+	c->stats_interval_s = o->stats_interval_s;
+	c->ready_timeout_ms = o->ready_timeout_ms;
+	c->stats_file = o->stats_file;
+	c->test_mode = o->test_mode;
+}
+
+/* SIGHUP: the same sources, new settings. */
+static int reload(struct rngd_loop *l, void *ctx)
+{
+	struct rngd *d = ctx;
+	struct rngd_options fresh;
+	char err[RNGD_ERR_MAX];
+	int r;
+
+	r = rngd_options_load(&fresh, d->argc, d->argv, err);
+	if (r == 0)
+		r = rngd_source_set_reapply(&fresh, d->slots, d->n_slots, err);
+	if (r < 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "%s", err);
+		rngd_options_free(&fresh);
+		return r;
+	}
+	rngd_options_free(&d->opts);
+	d->opts = fresh;
+	loop_config_from(&l->cfg, &d->opts);
+	l->cfg.test_mode = d->loop.cfg.test_mode;
+	if (d->egd_open) {
+		struct egd_limits lim;
+
+		egd_limits_from(&lim, &d->opts);
+		egd_server_set_limits(&d->egd, &lim);
+	}
+	d->log.max_level = log_level(&d->opts);
+	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
+	return 0;
+}
+
+static int open_sink(struct rngd *d)
+{
+	const char *path = d->opts.random_device ? d->opts.random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	struct stat st;
+	int r;
+
+	if (d->opts.test_mode) {
+		rng_sink_null_open(&d->sink);
+		d->sink_open = true;
+		return 0;
+	}
+	if (sink_is_none(&d->opts)) {
+		rngd_log(&d->log, LOG_INFO, "rngd", "no sink (-o none): tested bytes go to EGD clients only");
+		return 0;
+	}
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+		struct rng_sink_kernel_config kc;
+
+		rng_sink_kernel_config_default(&kc);
+		kc.device = path;
+		kc.topup_interval_s = d->opts.topup_interval_s;
+		kc.topup_bytes = d->opts.topup_bytes;
+		kc.watermark_bits = d->opts.watermark_bits;
+		r = rng_sink_kernel_open(&d->sink, &kc);
+		d->sink_is_kernel = true;
+	} else {
+		r = rng_sink_file_open(&d->sink, path);
+	}
+	if (r < 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "cannot open the %s sink %s: %s",
+			 d->sink_is_kernel ? "kernel" : "file", path, strerror(-r));
+		return r;
+	}
+	d->sink_open = true;
+	if (d->sink_is_kernel) {
+		char how[160];
+
+		rngd_log(&d->log, LOG_INFO, "rngd", "feeding the kernel sink %s: %s", path,
+			 rng_sink_kernel_describe(&d->sink, how, sizeof(how)));
+	} else {
+		rngd_log(&d->log, LOG_INFO, "rngd", "feeding the file sink %s", path);
+	}
+	return 0;
+}
+
+/* Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
+ * pipes) must not take the kernel's hwrng credit away. */
+static void take_hwrng_quality(struct rngd *d)
+{
+	struct rngd_slot *hw = NULL;
+	int r;
+
+	for (size_t i = 0; i < d->n_slots; i++)
+		if (d->slots[i].src.ops == &rng_source_hwrng_ops && d->slots[i].enabled && d->slots[i].is_open)
+			hw = &d->slots[i];
+	if (!hw || !d->sink_is_kernel)
+		return;
+	if (!d->opts.take_credit) {
+		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
+		return;
+	}
+	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs,
+			       d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR);
+	if (r < 0) {
+		rngd_log(&d->log, LOG_WARNING, hw->src.name,
+			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
+			 strerror(-r));
+		return;
+	}
+	d->hwq_taken = true;
+	d->loop.hwq = &d->hwq;
+	d->loop.hwrng_slot = hw;
+	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
+		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
+}
+
+static void log_egd_stats(void *ctx, const char *why)
+{
+	struct rngd *d = ctx;
+
+	egd_server_log_stats(&d->egd, why);
+	rngd_log(&d->log, LOG_NOTICE, "egd",
+		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 ", dropped (0 credit) %" PRIu64, why,
+		 d->egd_share.inner ? d->egd_share.inner->ops->name : "none", d->egd_share.bytes_to_reserve,
+		 d->egd_share.bytes_dropped);
+}
+
+/* As root, before privileges drop: the socket is bound, chmod'ed and
+ * chown'ed here; the server thread starts after the drop. */
+static int open_egd(struct rngd *d)
+{
+	struct egd_server_config cfg;
+	int r;
+
+	r = egd_reserve_init(&d->egd_reserve, EGD_RESERVE_DEFAULT_BYTES);
+	if (r < 0) {
+		rngd_log(&d->log, LOG_ERR, "egd", "cannot set up the reserve: %s", strerror(-r));
+		return r;
+	}
+	egd_server_config_default(&cfg);
+	cfg.path = d->opts.egd_socket;
+	cfg.mode = (mode_t)d->opts.egd_socket_mode;
+	cfg.group = d->opts.egd_socket_group;
+	egd_limits_from(&cfg.limits, &d->opts);
+	r = egd_server_open(&d->egd, &cfg, &d->egd_reserve, &d->log);
+	if (r < 0) {
+		egd_server_close(&d->egd);
+		egd_reserve_destroy(&d->egd_reserve);
+		return r;
+	}
+	egd_share_open(&d->egd_sink, &d->egd_share, d->sink_open ? &d->sink : NULL, &d->egd_reserve,
+		       d->sink_is_kernel);
+	d->egd_open = true;
+	return 0;
+}
+
+static int lock_pidfile(struct rngd *d)
+{
+	const char *path = d->opts.pidfile;
+	pid_t holder = 0;
+	int fd;
+
+	if (!path && !d->opts.foreground && !d->opts.test_mode)
+		path = RNGD_DEFAULT_PIDFILE;
+	if (!path)
+		return 0;
+	fd = pidfile_lock(path, &holder);
+	if (fd == -EEXIST) {
+		if (holder)
+			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd (pid %ld) holds %s; exiting",
+				 (long)holder, path);
+		else
+			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd holds %s; exiting", path);
+		return RNGD_EXIT_RUNNING;
+	}
+	if (fd < 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "pid file %s: %s", path, strerror(-fd));
+		return RNGD_EXIT_FAILURE;
+	}
+	d->pidfile_fd = fd;
+	return 0;
+}
+
+static int run(struct rngd *d)
+{
+	struct rngd_loop_config lc;
+	char err[RNGD_ERR_MAX];
+	int r;
+
+	r = rngd_source_set_build(&d->opts, &d->slots, &d->n_slots, err);
+	if (r < 0) {
+		fprintf(stderr, "rngd: %s\n", err);
+		return RNGD_EXIT_USAGE;
+	}
+	if (d->opts.list) {
+		rngd_source_set_list(stdout, d->slots, d->n_slots);
+		return RNGD_EXIT_OK;
+	}
+	rngd_log_init(&d->log, d->opts.foreground || d->opts.test_mode, log_level(&d->opts));
+	if (!d->opts.foreground && !d->opts.test_mode && daemon(0, 0) < 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "cannot become a daemon: %s", strerror(errno));
+		return RNGD_EXIT_FAILURE;
+	}
+	r = lock_pidfile(d);
+	if (r != 0)
+		return r;
+	if (open_sink(d) < 0)
+		return RNGD_EXIT_FAILURE;
+	if (d->opts.egd_socket && open_egd(d) < 0)
+		return RNGD_EXIT_FAILURE;
+	loop_config_from(&lc, &d->opts);
+	r = rngd_loop_init(&d->loop, &d->log, d->egd_open ? &d->egd_sink : &d->sink, d->slots,
+			   d->n_slots, &lc);
+	if (r < 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "cannot set up the event loop: %s", strerror(-r));
+		return RNGD_EXIT_FAILURE;
+	}
+	d->loop.reload = reload;
+	d->loop.reload_ctx = d;
+	if (d->egd_open) {
+		/* The reserve wakes the loop when it wants bytes again. */
+		egd_reserve_set_want_wake(&d->egd_reserve, d->loop.event_fd);
+		d->loop.log_stats_extra = log_egd_stats;
+		d->loop.log_stats_ctx = d;
+	}
+	if (rngd_loop_open_sources(&d->loop) == 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
+		return RNGD_EXIT_FAILURE;
+	}
+	take_hwrng_quality(d);
+	if (d->opts.user) {
+		r = privs_drop(d->opts.user);
+		if (r < 0) {
+			rngd_log(&d->log, LOG_ERR, "rngd", "cannot drop privileges to %s: %s", d->opts.user,
+				 strerror(-r));
+			return RNGD_EXIT_FAILURE;
+		}
+		rngd_log(&d->log, LOG_INFO, "rngd", "running as %s with CAP_SYS_ADMIN only", d->opts.user);
+	}
+	if (d->egd_open && egd_server_start(&d->egd) < 0)
+		return RNGD_EXIT_FAILURE;
+	r = rngd_loop_run(&d->loop);
+	notify_stopping();
+	return r;
+}
+
+int main(int argc, char *argv[])
+{
+	static struct rngd d = { .pidfile_fd = -1 };
+	char err[RNGD_ERR_MAX];
+	sigset_t handled;
+	int code;
+
+	rngd_loop_signal_set(&handled);
+	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
+	d.argc = argc;
+	d.argv = argv;
+	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {
+		fprintf(stderr, "rngd: %s\n", err);
+		rngd_options_free(&d.opts);
+		return RNGD_EXIT_USAGE;
+	}
+	if (d.opts.help) {
+		rngd_options_usage(stdout);
+		rngd_options_free(&d.opts);
+		return RNGD_EXIT_OK;
+	}
+	if (d.opts.version) {
+		printf("rngd %s\n", PACKAGE_VERSION);
+		rngd_options_free(&d.opts);
+		return RNGD_EXIT_OK;
+	}
+
+	if (sink_is_none(&d.opts) && !d.opts.egd_socket && !d.opts.list && !d.opts.test_mode) {
+		fprintf(stderr, "rngd: -o none needs --egd-socket: there would be nobody to feed\n");
+		rngd_options_free(&d.opts);
+		return RNGD_EXIT_USAGE;
+	}
+	code = run(&d);
+
+	if (d.hwq_taken) {
+		hwrng_quality_restore(&d.hwq);
+		if (d.hwq.note[0])
+			rngd_log(&d.log, LOG_NOTICE, "hwrng", "%s", d.hwq.note);
+	}
+	if (d.egd_open) {
+		egd_server_stop(&d.egd);
+		egd_server_close(&d.egd);
+		egd_reserve_destroy(&d.egd_reserve);
+	}
+	if (d.loop.log)
+		rngd_loop_destroy(&d.loop);
+	if (d.sink_open)
+		d.sink.ops->close(&d.sink);
+	if (d.slots)
+		rngd_source_set_free(d.slots, d.n_slots);
+	if (d.pidfile_fd >= 0)
+		(void)close(d.pidfile_fd);
+	if (d.log.max_level)
+		rngd_log_close(&d.log);
+	rngd_options_free(&d.opts);
+	return code;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* systemd notification; every call is a no-op outside systemd. */
+#ifndef RNGD_NOTIFY_H
+#define RNGD_NOTIFY_H
+
+#include <stdint.h>
+
+void notify_ready(void);
+void notify_stopping(void);
+void notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void notify_watchdog(void);
+/* Watchdog interval in microseconds, 0 if not enabled. */
+uint64_t notify_watchdog_usec(void);
+
+#endif

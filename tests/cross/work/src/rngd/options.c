@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Options: one table gives every setting its long name (also its config
+ * file key), its short letter (rng-tools 6 compatible where the meaning
+ * carries over) and its help line, so the command line, the config file
+ * and --help cannot drift apart.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rngd/egd_proto.h"
+#include "rngd/egd_server.h"
+#include "rngd/options.h"
+
+enum opt_id {
+	OPT_ON_FAIL = 256,
+	OPT_STATS_FILE,
+	OPT_STATS_INTERVAL,
+	OPT_READY_TIMEOUT,
+	OPT_NO_TAKE_CREDIT,
+	OPT_TAKE_CREDIT,
+	OPT_QUARANTINE_AFTER,
+	OPT_RETEST_AFTER,
+	OPT_RETEST_MAX,
+	OPT_TOPUP_INTERVAL,
+	OPT_TOPUP_BYTES,
+	OPT_HWRNG_SYSFS,
+	OPT_STATE_DIR,
+	OPT_EGD_SOCKET,
+	OPT_EGD_SOCKET_MODE,
+	OPT_EGD_SOCKET_GROUP,
+	OPT_EGD_RATE,
+	OPT_EGD_BURST,
+	OPT_EGD_CLIENTS,
+	OPT_EGD_PRIME,
+};
+
+enum opt_where {
+	WHERE_CLI = 1,
+	WHERE_CONFIG = 2,
+	WHERE_BOTH = 3,
+};
+
+struct opt_def {
+	const char *name;
+	int id;              /* short letter or enum opt_id */
+	const char *arg;     /* NULL: a flag */
+	enum opt_where where;
+	const char *help;
+};
+
+static const struct opt_def opt_defs[] = {
+	{ "foreground", 'f', NULL, WHERE_BOTH, "stay in the foreground, log to stderr" },
+	{ "background", 'b', NULL, WHERE_BOTH, "become a daemon (the default)" },
+	{ "rng-device", 'r', "PATH", WHERE_BOTH, "add a file source: regular file (read once), FIFO or device" },
+	{ "random-device", 'o', "PATH", WHERE_BOTH,
+	  "sink: character device => kernel (default /dev/random), else a file; - is stdout" },
+	{ "exclude", 'x', "NAME", WHERE_BOTH, "disable a source (a source name, an instance name, or all)" },
+	{ "include", 'n', "NAME", WHERE_BOTH, "enable a source" },
+	{ "list", 'l', NULL, WHERE_CLI, "list the sources compiled in, whether each is usable here and why not" },
+	{ "option", 'O', "SRC:KEY:VALUE", WHERE_BOTH,
+	  "set a source option (entropy_per_bit, priority, or the source's own keys)" },
+	{ "fill-watermark", 'W', "BITS", WHERE_BOTH, "kernels before 5.18: keep entropy_avail at BITS" },
+	{ "random-step", 's', "BYTES", WHERE_BOTH, "bytes handed to the sink per write (default 2500)" },
+	{ "pid-file", 'p', "PATH", WHERE_BOTH, "pid file, locked (default " RNGD_DEFAULT_PIDFILE " in the background)" },
+	{ "drop-privileges", 'D', "USER[:GROUP]", WHERE_BOTH,
+	  "after opening devices run as USER keeping only CAP_SYS_ADMIN" },
+	{ "quiet", 'q', NULL, WHERE_BOTH, "log errors only" },
+	{ "debug", 'd', NULL, WHERE_BOTH, "log debug messages" },
+	{ "version", 'v', NULL, WHERE_CLI, "print the version and exit" },
+	{ "test", 't', NULL, WHERE_CLI, "test mode: feed nothing, print each source's passing rate" },
+	{ "config", 'c', "FILE", WHERE_CLI, "config file (default " RNGD_DEFAULT_CONFIG ")" },
+	{ "help", 'h', NULL, WHERE_CLI, "this help" },
+	{ "on-fail", OPT_ON_FAIL, "drop|mix", WHERE_BOTH,
+	  "failed blocks: discard (default), or mix into the sink with 0 credit" },
+	{ "stats-file", OPT_STATS_FILE, "PATH", WHERE_BOTH, "write counters in Prometheus text format" },
+	{ "stats-interval", OPT_STATS_INTERVAL, "SECONDS", WHERE_BOTH, "how often (default 60)" },
+	{ "ready-timeout", OPT_READY_TIMEOUT, "SECONDS", WHERE_BOTH,
+	  "tell systemd READY after the first credited block or this long (default 5)" },
+	{ "no-take-credit", OPT_NO_TAKE_CREDIT, NULL, WHERE_CLI, "leave the kernel's rng_quality alone" },
+	{ "take-credit", OPT_TAKE_CREDIT, "yes|no", WHERE_CONFIG, NULL },
+	{ "quarantine-after", OPT_QUARANTINE_AFTER, "BLOCKS", WHERE_BOTH,
+	  "quarantine a source after this many failed blocks in a row (default 3, 0: never)" },
+	{ "retest-after", OPT_RETEST_AFTER, "SECONDS", WHERE_BOTH,
+	  "first re-test of a quarantined source, doubled each failure (default 1)" },
+	{ "retest-max", OPT_RETEST_MAX, "SECONDS", WHERE_BOTH, "longest re-test back-off (default 3600)" },
+	{ "topup-interval", OPT_TOPUP_INTERVAL, "SECONDS", WHERE_BOTH,
+	  "kernels 5.18+: top-up period once the pool is ready (default 60)" },
+	{ "topup-bytes", OPT_TOPUP_BYTES, "BYTES", WHERE_BOTH, "kernels 5.18+: bytes per top-up (default 64)" },
+	{ "hwrng-sysfs", OPT_HWRNG_SYSFS, "DIR", WHERE_BOTH,
+	  "where rng_quality and rng_current live (default /sys/class/misc/hw_random)" },
+	{ "state-dir", OPT_STATE_DIR, "DIR", WHERE_BOTH,
+	  "keeps rng_quality's original value across an unclean exit (default " RNGD_DEFAULT_STATE_DIR ")" },
+	{ "egd-socket", OPT_EGD_SOCKET, "PATH", WHERE_BOTH,
+	  "serve tested bytes to EGD clients (QEMU rng-egd) on this unix socket; -o none: no other sink" },
+	{ "egd-socket-mode", OPT_EGD_SOCKET_MODE, "OCTAL", WHERE_BOTH, "the socket's permissions (default 0660)" },
+	{ "egd-socket-group", OPT_EGD_SOCKET_GROUP, "GROUP", WHERE_BOTH,
+	  "the socket's group (default kvm, if it exists)" },
+	{ "egd-rate", OPT_EGD_RATE, "BYTES/S", WHERE_BOTH, "bytes per second per EGD client (default 16384, 0: unlimited)" },
+	{ "egd-burst", OPT_EGD_BURST, "BYTES", WHERE_BOTH, "bytes an idle EGD client may take at once (default 16384)" },
+	{ "egd-clients", OPT_EGD_CLIENTS, "N", WHERE_BOTH, "EGD clients connected at once (default 64)" },
+	{ "egd-prime", OPT_EGD_PRIME, "BYTES", WHERE_BOTH,
+	  "push this much to each new EGD client unasked: QEMU rng-egd across rngd restarts (default 0)" },
+};
+
+#define N_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
+
+static const struct opt_def *opt_by_name(const char *name)
+{
+	for (size_t i = 0; i < N_OPT_DEFS; i++)
+		if (strcmp(opt_defs[i].name, name) == 0)
+			return &opt_defs[i];
+	return NULL;
+}
+
+static const struct opt_def *opt_by_id(int id)
+{
+	for (size_t i = 0; i < N_OPT_DEFS; i++)
+		if (opt_defs[i].id == id)
+			return &opt_defs[i];
+	return NULL;
+}
+
+int rngd_fail(char err[RNGD_ERR_MAX], const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(err, RNGD_ERR_MAX, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void rngd_options_init(struct rngd_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->take_credit = true;
+	o->stats_interval_s = 60;
+	o->watermark_bits = -1;
+	o->random_step = 2500;
+	o->on_fail = RNGD_ON_FAIL_DROP;
+	o->ready_timeout_ms = 5000;
+	o->quarantine_after = 3;
+	o->retest_min_ms = 1000;
+	o->retest_max_ms = 3600 * 1000;
+	o->topup_interval_s = 60;
+	o->topup_bytes = 64;
+	o->egd_socket_mode = EGD_DEFAULT_SOCKET_MODE;
+	o->egd_rate = EGD_DEFAULT_RATE;
+	o->egd_burst = EGD_DEFAULT_BURST;
+	o->egd_clients = EGD_DEFAULT_CLIENTS;
+}
+
+void rngd_options_free(struct rngd_options *o)
+{
+	free(o->config_path);
+	free(o->random_device);
+	free(o->pidfile);
+	free(o->user);
+	free(o->stats_file);
+	free(o->hwrng_sysfs);
+	free(o->egd_socket);
+	free(o->egd_socket_group);
+	free(o->state_dir);
+	for (size_t i = 0; i < o->n_source_args; i++)
+		free(o->source_args[i].text);
+	free(o->source_args);
+	memset(o, 0, sizeof(*o));
+}
+
+static int parse_uint(const char *v, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long x;
+
+	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || *end || x < min || x > max)
+		return -EINVAL;
+	*out = x;
+	return 0;
+}
+
+/* Seconds with an optional fraction, to milliseconds within [min_ms, max_ms]. */
+static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long max_ms, unsigned int *out)
+{
+	char *end;
+	double s;
+
+	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
+		return -EINVAL;
+	errno = 0;
+	s = strtod(v, &end);
+	if (errno || *end || !isfinite(s) || s * 1000.0 < (double)min_ms || s * 1000.0 > (double)max_ms)
+		return -EINVAL;
+	*out = (unsigned int)llround(s * 1000.0);
+	return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int set_string(char **field, const char *v)
+{
+	char *s = strdup(v);
+
+	if (!s)
+		return -ENOMEM;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+static int add_source_arg(struct rngd_options *o, enum rngd_source_arg_kind kind, const char *v)
+{
+	struct rngd_source_arg *a = realloc(o->source_args, (o->n_source_args + 1) * sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	o->source_args = a;
+	a[o->n_source_args].text = strdup(v);
+	if (!a[o->n_source_args].text)
+		return -ENOMEM;
+	a[o->n_source_args].kind = kind;
+	o->n_source_args++;
+	return 0;
+}
+
+/* SRC:KEY:VALUE with non-empty SRC and KEY; VALUE may hold colons (paths). */
+static bool source_option_well_formed(const char *v)
+{
+	const char *c1 = strchr(v, ':');
+	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+	return c1 && c2 && c1 > v && c2 > c1 + 1 && c2[1] != '\0';
+}
+
+static bool source_name_well_formed(const char *v)
+{
+	if (!v[0] || strlen(v) >= 32)
+		return false;
+	for (const char *p = v; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			return false;
+	return true;
+}
+
+int rngd_options_set(struct rngd_options *o, const char *name, const char *value,
+		     bool from_config, char err[RNGD_ERR_MAX])
+{
+	const struct opt_def *d = opt_by_name(name);
+	unsigned long n;
+	bool flag = true;
+	int r = 0;
+
+	if (!d || !(d->where & (from_config ? WHERE_CONFIG : WHERE_CLI)))
+		return rngd_fail(err, from_config ? "unknown key '%s'" : "unknown option '--%s'", name);
+	if (!d->arg || d->id == OPT_TAKE_CREDIT) {
+		/* Flags: bare on the command line, yes/no in the config file. */
+		if (from_config) {
+			if (!value || parse_bool(value, &flag) < 0)
+				return rngd_fail(err, "'%s' needs yes or no, not '%s'", name, value ? value : "");
+		} else if (value) {
+			return rngd_fail(err, "option '--%s' takes no value", name);
+		}
+	} else if (!value) {
+		return rngd_fail(err, "option '--%s' needs a value (%s)", name, d->arg);
+	}
+	if (!value)
+		value = "";   /* flags: never read below, but no path sees NULL */
+
+	switch (d->id) {
+	case 'f': o->foreground = flag; break;
+	case 'b': o->foreground = !flag; break;
+	case 'l': o->list = flag; break;
+	case 'v': o->version = flag; break;
+	case 'h': o->help = flag; break;
+	case 't': o->test_mode = flag; break;
+	case 'q': o->quiet = flag; break;
+	case 'd': o->debug = flag; break;
+	case OPT_NO_TAKE_CREDIT: o->take_credit = false; break;
+	case OPT_TAKE_CREDIT: o->take_credit = flag; break;
+	case 'c': r = set_string(&o->config_path, value); break;
+	case 'o':
+		if (!value[0])
+			return rngd_fail(err, "'%s' needs a path or -", name);
+		r = set_string(&o->random_device, value);
+		break;
+	case 'p':
+		if (!value[0])
+			return rngd_fail(err, "'%s' needs a path", name);
+		r = set_string(&o->pidfile, value);
+		break;
+	case 'D':
+		if (!value[0] || value[0] == ':')
+			return rngd_fail(err, "'%s' needs USER or USER:GROUP, not '%s'", name, value);
+		r = set_string(&o->user, value);
+		break;
+	case OPT_STATS_FILE:
+		if (!value[0])
+			return rngd_fail(err, "'%s' needs a path", name);
+		r = set_string(&o->stats_file, value);
+		break;
+	case OPT_HWRNG_SYSFS:
+		if (value[0] != '/')
+			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+		r = set_string(&o->hwrng_sysfs, value);
+		break;
+	case OPT_STATE_DIR:
+		if (value[0] != '/')
+			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+		r = set_string(&o->state_dir, value);
+		break;
+	case 'r':
+		if (!value[0])
+			return rngd_fail(err, "'%s' needs a path", name);
+		r = add_source_arg(o, RNGD_SRC_FILE, value);
+		break;
+	case 'x':
+	case 'n':
+		if (!source_name_well_formed(value))
+			return rngd_fail(err, "'%s' needs a source name, not '%s'", name, value);
+		r = add_source_arg(o, (enum rngd_source_arg_kind)d->id, value);
+		break;
+	case 'O':
+		if (!source_option_well_formed(value))
+			return rngd_fail(err, "-O (option) needs SOURCE:KEY:VALUE, not '%s'", value);
+		r = add_source_arg(o, RNGD_SRC_OPTION, value);
+		break;
+	case 'W':
+		if (parse_uint(value, 0, 4096, &n) < 0)
+			return rngd_fail(err, "'%s' needs a number of bits 0..4096, not '%s'", name, value);
+		o->watermark_bits = (int)n;
+		break;
+	case 's':
+		if (parse_uint(value, 1, 65536, &n) < 0)
+			return rngd_fail(err, "'%s' needs a byte count 1..65536, not '%s'", name, value);
+		o->random_step = (unsigned int)n;
+		break;
+	case OPT_ON_FAIL:
+		if (strcmp(value, "drop") == 0)
+			o->on_fail = RNGD_ON_FAIL_DROP;
+		else if (strcmp(value, "mix") == 0)
+			o->on_fail = RNGD_ON_FAIL_MIX;
+		else
+			return rngd_fail(err, "'%s' needs drop or mix, not '%s'", name, value);
+		break;
+	case OPT_STATS_INTERVAL:
+		if (parse_uint(value, 1, 86400, &n) < 0)
+			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
+		o->stats_interval_s = (unsigned int)n;
+		break;
+	case OPT_READY_TIMEOUT:
+		if (parse_seconds_ms(value, 0, 60000, &o->ready_timeout_ms) < 0)
+			return rngd_fail(err, "'%s' needs seconds 0..60, not '%s'", name, value);
+		break;
+	case OPT_QUARANTINE_AFTER:
+		if (parse_uint(value, 0, 1000000, &n) < 0)
+			return rngd_fail(err, "'%s' needs a block count 0..1000000, not '%s'", name, value);
+		o->quarantine_after = (unsigned int)n;
+		break;
+	case OPT_RETEST_AFTER:
+		if (parse_seconds_ms(value, 1, 86400000, &o->retest_min_ms) < 0)
+			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
+		break;
+	case OPT_RETEST_MAX:
+		if (parse_seconds_ms(value, 1, 86400000, &o->retest_max_ms) < 0)
+			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
+		break;
+	case OPT_TOPUP_INTERVAL:
+		if (parse_uint(value, 1, 86400, &n) < 0)
+			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
+		o->topup_interval_s = (unsigned int)n;
+		break;
+	case OPT_TOPUP_BYTES:
+		if (parse_uint(value, 1, 4096, &n) < 0)
+			return rngd_fail(err, "'%s' needs a byte count 1..4096, not '%s'", name, value);
+		o->topup_bytes = (unsigned int)n;
+		break;
+	case OPT_EGD_SOCKET:
+		if (value[0] != '/' || strlen(value) >= 108)
+			return rngd_fail(err, "'%s' needs an absolute path under 108 bytes, not '%s'", name, value);
+		r = set_string(&o->egd_socket, value);
+		break;
+	case OPT_EGD_SOCKET_GROUP:
+		if (!value[0])
+			return rngd_fail(err, "'%s' needs a group name or number", name);
+		r = set_string(&o->egd_socket_group, value);
+		break;
+	case OPT_EGD_SOCKET_MODE: {
+		char *end;
+
+		errno = 0;
+		n = strtoul(value, &end, 8);
+		if (!value[0] || value[0] == '-' || value[0] == '+' || value[0] == ' ' || *end || errno || n > 0777)
+			return rngd_fail(err, "'%s' needs octal permissions 0..0777, not '%s'", name, value);
+		o->egd_socket_mode = (unsigned int)n;
+		break;
+	}
+	case OPT_EGD_RATE:
+		if (parse_uint(value, 0, 1000000000, &n) < 0)
+			return rngd_fail(err, "'%s' needs bytes per second 0..1000000000, not '%s'", name, value);
+		o->egd_rate = (unsigned int)n;
+		break;
+	case OPT_EGD_BURST:
+		if (parse_uint(value, 1, 16777216, &n) < 0)
+			return rngd_fail(err, "'%s' needs a byte count 1..16777216, not '%s'", name, value);
+		o->egd_burst = (unsigned int)n;
+		break;
+	case OPT_EGD_CLIENTS:
+		if (parse_uint(value, 1, EGD_MAX_CLIENTS, &n) < 0)
+			return rngd_fail(err, "'%s' needs a client count 1..%u, not '%s'", name, EGD_MAX_CLIENTS, value);
+		o->egd_clients = (unsigned int)n;
+		break;
+	case OPT_EGD_PRIME:
+		if (parse_uint(value, 0, EGD_MAX_PRIME, &n) < 0)
+			return rngd_fail(err, "'%s' needs a byte count 0..%u, not '%s'", name, EGD_MAX_PRIME, value);
+		o->egd_prime = (unsigned int)n;
+		break;
+	default:
+		return rngd_fail(err, "unhandled option '%s'", name);
+	}
+	if (r < 0)
+		return rngd_fail(err, "'%s': %s", name, strerror(-r));
+	return 0;
+}
+
+int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[],
+			    char err[RNGD_ERR_MAX])
+{
+	struct option longopts[N_OPT_DEFS + 1];
+	char shortopts[2 * N_OPT_DEFS + 3];
+	size_t nl = 0, ns = 0;
+
+	shortopts[ns++] = '+';   /* stop at the first operand: argv stays as given */
+	shortopts[ns++] = ':';   /* report a missing argument as ':' */
+	for (size_t i = 0; i < N_OPT_DEFS; i++) {
+		const struct opt_def *d = &opt_defs[i];
+
+		if (!(d->where & WHERE_CLI))
+			continue;
+		longopts[nl++] = (struct option){ d->name, d->arg ? required_argument : no_argument, NULL, d->id };
+		if (d->id < 256) {
+			shortopts[ns++] = (char)d->id;
+			if (d->arg)
+				shortopts[ns++] = ':';
+		}
+	}
+	longopts[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[ns] = '\0';
+
+	opterr = 0;
+	optind = 0;   /* glibc: full re-initialisation, so parsing can run twice */
+	for (;;) {
+		int prev = optind ? optind : 1;
+		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		const struct opt_def *d;
+
+		if (c == -1)
+			break;
+		if (c == '?') {
+			if (optopt && optopt < 256 && argv[prev] && argv[prev][1] != '-')
+				return rngd_fail(err, "unknown option '-%c'", optopt);
+			return rngd_fail(err, "unknown option '%s'", argv[prev] ? argv[prev] : "?");
+		}
+		if (c == ':') {
+			d = opt_by_id(optopt);
+			if (d && optopt < 256 && argv[prev] && argv[prev][1] != '-')
+				return rngd_fail(err, "option '-%c' needs a value (%s)", optopt, d->arg);
+			if (d)
+				return rngd_fail(err, "option '--%s' needs a value (%s)", d->name, d->arg);
+			return rngd_fail(err, "option '%s' needs a value", argv[prev] ? argv[prev] : "?");
+		}
+		d = opt_by_id(c);
+		if (!d)
+			return rngd_fail(err, "unknown option");
+		int r = rngd_options_set(o, d->name, d->arg ? optarg : NULL, false, err);
+
+		if (r < 0)
+			return r;
+	}
+	if (optind < argc)
+		return rngd_fail(err, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+int rngd_options_load(struct rngd_options *o, int argc, char *const argv[],
+		      char err[RNGD_ERR_MAX])
+{
+	struct rngd_options first;
+	const char *path;
+	bool explicit;
+	int r;
+
+	/* A first pass finds -c and reports command line errors before the file's. */
+	rngd_options_init(&first);
+	r = rngd_options_parse_argv(&first, argc, argv, err);
+	if (r < 0) {
+		rngd_options_free(&first);
+		return r;
+	}
+	rngd_options_init(o);
+	if (first.list || first.version || first.help) {
+		rngd_options_free(&first);
+		return rngd_options_parse_argv(o, argc, argv, err);
+	}
+	explicit = first.config_path != NULL;
+	path = explicit ? first.config_path : RNGD_DEFAULT_CONFIG;
+	r = rngd_config_load(o, path, explicit, err);
+	rngd_options_free(&first);
+	if (r < 0)
+		return r;
+	return rngd_options_parse_argv(o, argc, argv, err);
+}
+
+void rngd_options_usage(FILE *out)
+{
+	fprintf(out, "Usage: rngd [OPTION]...\n"
+		"Test entropy sources block by block (FIPS 140-2, SP 800-90B) and feed\n"
+		"passing blocks to the kernel or a file with the credit they earned.\n\n");
+	for (size_t i = 0; i < N_OPT_DEFS; i++) {
+		const struct opt_def *d = &opt_defs[i];
+		char left[64];
+
+		if (!(d->where & WHERE_CLI))
+			continue;
+		if (d->id < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", d->id, d->name, d->arg ? "=" : "",
+				 d->arg ? d->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? "=" : "",
+				 d->arg ? d->arg : "");
+		fprintf(out, "  %-34s %s\n", left, d->help);
+	}
+	fprintf(out, "\nExit status: 0 success, 1 runtime failure, 2 bad option or config line,\n"
+		"3 another rngd holds the pid file. See rngd(8) and rngd.conf(5).\n");
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Privileges and the pid file.
+ *
+ * rngd opens every device and sysfs file as root, then becomes the -D
+ * user keeping only CAP_SYS_ADMIN, which RNDADDENTROPY and RNDRESEEDCRNG
+ * check. The pid file is held with flock(): the lock follows the open
+ * file description, so it survives a fork() into the background and dies
+ * with the last holder, never leaving a stale lock behind.
+ */
+#include <config.h>
+
+#include <sys/capability.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rngd/privs.h"
+
+#define PRIVS_NAME_MAX 256
+#define PRIVS_NSS_BUF 16384
+/* A second rngd may look while the first is writing its pid: wait this long. */
+#define PIDFILE_READ_TRIES 20
+#define PIDFILE_READ_PAUSE_NS 5000000L
+
+/* ---- names to ids ---------------------------------------------------- */
+
+static bool parse_id(const char *text, unsigned long *id)
+{
+	char *end;
+
+	if (!*text || *text == '-' || *text == '+')
+		return false;
+	errno = 0;
+	*id = strtoul(text, &end, 10);
+	return !errno && !*end && *id < (unsigned long)(uid_t)-1;
+}
+
+static int lookup_user(const char *name, uid_t *uid, gid_t *gid)
+{
+	struct passwd pw, *found = NULL;
+	char *buf = malloc(PRIVS_NSS_BUF);
+	unsigned long id;
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	r = getpwnam_r(name, &pw, buf, PRIVS_NSS_BUF, &found);
+	if (!r && found) {
+		*uid = pw.pw_uid;
+		*gid = pw.pw_gid;
+		free(buf);
+		return 0;
+	}
+	free(buf);
+	if (parse_id(name, &id)) {
+		/* A bare uid: its group is the same number unless one is given. */
+		*uid = (uid_t)id;
+		*gid = (gid_t)id;
+		return 0;
+	}
+	return r > 0 ? -r : -ESRCH;
+}
+
+static int lookup_group(const char *name, gid_t *gid)
+{
+	struct group gr, *found = NULL;
+	char *buf = malloc(PRIVS_NSS_BUF);
+	unsigned long id;
+	int r;
+
+	if (!buf)
+		return -ENOMEM;
+	r = getgrnam_r(name, &gr, buf, PRIVS_NSS_BUF, &found);
+	if (!r && found) {
+		*gid = gr.gr_gid;
+		free(buf);
+		return 0;
+	}
+	free(buf);
+	if (parse_id(name, &id)) {
+		*gid = (gid_t)id;
+		return 0;
+	}
+	return r > 0 ? -r : -ESRCH;
+}
+
+/* ---- capabilities ---------------------------------------------------- */
+
+/*
+ * Empty the bounding set but for CAP_SYS_ADMIN. That needs CAP_SETPCAP;
+ * without it (a systemd unit whose CapabilityBoundingSet= already holds
+ * little) the bounding set is left as it is: no_new_privs below means no
+ * execve() can raise anything from it anyway.
+ */
+static int drop_bounding_set(void)
+{
+	cap_value_t last = cap_max_bits();
+	cap_flag_value_t have_setpcap = CAP_CLEAR;
+	cap_t now = cap_get_proc();
+
+	if (!now)
+		return -errno;
+	(void)cap_get_flag(now, CAP_SETPCAP, CAP_EFFECTIVE, &have_setpcap);
+	(void)cap_free(now);
+	if (have_setpcap != CAP_SET)
+		return 0;
+	for (cap_value_t c = 0; c < last; c++) {
+		if (c == CAP_SYS_ADMIN || cap_get_bound(c) != 1)
+			continue;
+		if (cap_drop_bound(c) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int keep_only_sys_admin(void)
+{
+	const cap_value_t keep[] = { CAP_SYS_ADMIN };
+	cap_t caps = cap_init();
+	int r = 0;
+
+	if (!caps)
+		return -errno;
+	if (cap_set_flag(caps, CAP_PERMITTED, 1, keep, CAP_SET) < 0 ||
+	    cap_set_flag(caps, CAP_EFFECTIVE, 1, keep, CAP_SET) < 0 ||
+	    cap_set_proc(caps) < 0)
+		r = -errno;
+	(void)cap_free(caps);
+	if (!r && cap_reset_ambient() < 0 && errno != EINVAL)
+		r = -errno;
+	return r;
+}
+
+/* ---- privs_drop -------------------------------------------------------- */
+
+int privs_drop(const char *user_group)
+{
+	char user[PRIVS_NAME_MAX];
+	const char *colon = strchr(user_group, ':');
+	size_t user_len = colon ? (size_t)(colon - user_group) : strlen(user_group);
+	/* -1 is no one: what a lookup that somehow set nothing would leave. */
+	uid_t uid = (uid_t)-1;
+	gid_t gid = (gid_t)-1;
+	int r;
+
+	if (user_len == 0 || user_len >= sizeof(user) || (colon && !colon[1]))
+		return -EINVAL;
+	memcpy(user, user_group, user_len);
+	user[user_len] = '\0';
+	r = lookup_user(user, &uid, &gid);
+	if (r < 0)
+		return r;
+	if (colon) {
+		r = lookup_group(colon + 1, &gid);
+		if (r < 0)
+			return r;
+	}
+	if (uid == (uid_t)-1 || gid == (gid_t)-1)
+		return -ESRCH;
+
+	r = drop_bounding_set();
+	if (r < 0)
+		return r;
+	/* Keep the permitted set across setuid() so CAP_SYS_ADMIN survives it. */
+	if (prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) < 0)
+		return -errno;
+	if (setgroups(1, &gid) < 0 || setresgid(gid, gid, gid) < 0 ||
+	    setresuid(uid, uid, uid) < 0)
+		return -errno;
+	r = keep_only_sys_admin();
+	if (r < 0)
+		return r;
+	if (prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L) < 0 ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
+		return -errno;
+	/* Paranoia pays here: a silent half-drop would be worse than failing. */
+	if (getuid() != uid || geteuid() != uid || getgid() != gid || getegid() != gid)
+		return -EPERM;
+	return 0;
+}
+
+/* ---- pid file ---------------------------------------------------------- */
+
+static pid_t read_pid(int fd)
+{
+	char text[32];
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+	char *end;
+	long pid;
+
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	errno = 0;
+	pid = strtol(text, &end, 10);
+	if (errno || end == text || (*end && *end != '\n') || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return (pid_t)pid;
+}
+
+int pidfile_update(int fd)
+{
+	char text[32];
+	int len = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+
+	if (ftruncate(fd, 0) < 0)
+		return -errno;
+	if (pwrite(fd, text, (size_t)len, 0) != len)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int pidfile_lock(const char *path, pid_t *holder)
+{
+	const struct timespec pause = { 0, PIDFILE_READ_PAUSE_NS };
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int r;
+
+	*holder = 0;
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = errno == EWOULDBLOCK ? -EEXIST : -errno;
+		/* The holder writes its pid just after locking; give it a moment. */
+		for (int i = 0; r == -EEXIST && i < PIDFILE_READ_TRIES; i++) {
+			*holder = read_pid(fd);
+			if (*holder)
+				break;
+			(void)nanosleep(&pause, NULL);
+		}
+		(void)close(fd);
+		return r;
+	}
+	r = pidfile_update(fd);
+	if (r < 0) {
+		(void)close(fd);
+		return r;
+	}
+	return fd;
+}

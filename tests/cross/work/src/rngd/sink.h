@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sinks take tested bytes and the credit they earned. The loop asks a sink
+ * how much it wants before reading sources, so nothing is read, tested or
+ * written while no sink asks for data (no busy loop once the pool is full).
+ */
+#ifndef RNGD_SINK_H
+#define RNGD_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RNG_SINK_NEVER UINT64_MAX
+
+struct rng_sink;
+
+struct rng_sink_ops {
+	const char *name;  /* "kernel", "file" */
+	/*
+	 * Bytes wanted now (0: none). When 0, *next_ms is the CLOCK_MONOTONIC
+	 * time in ms to ask again, or RNG_SINK_NEVER. May block briefly on
+	 * nothing: it only looks at state and cheap kernel queries.
+	 */
+	size_t (*demand)(struct rng_sink *s, uint64_t now_ms, uint64_t *next_ms);
+	/* Hand over @len tested bytes worth @credit_bits; -errno on failure. */
+	int (*write)(struct rng_sink *s, const uint8_t *buf, size_t len,
+		     unsigned int credit_bits);
+	void (*close)(struct rng_sink *s);
+};
+
+struct rng_sink {
+	const struct rng_sink_ops *ops;
+	void *priv;
+};
+
+/* -o PATH (not a character device) or "-" for stdout: passing bytes only. */
+int rng_sink_file_open(struct rng_sink *s, const char *path);
+
+struct rng_sink_kernel_config {
+	const char *device;            /* default "/dev/random" */
+	unsigned int topup_interval_s; /* after the pool is ready; default 60 */
+	unsigned int topup_bytes;      /* bytes mixed per top-up; default 64 */
+	int watermark_bits;            /* -W: pre-5.18 kernels; <0 means default */
+	bool legacy_watermark;         /* force the watermark path (auto on < 5.18) */
+	/*
+	 * Watermark path: how often entropy_avail is looked at. Both paths:
+	 * how long demand() stays 0 after a failed write or a zero-credit
+	 * write before the pool is ready (more of it could not help). Default
+	 * 1000; 0 is invalid.
+	 */
+	unsigned int poll_interval_ms;
+};
+
+void rng_sink_kernel_config_default(struct rng_sink_kernel_config *cfg);
+/*
+ * Opens cfg->device O_WRONLY: call before privileges drop. -EINVAL for a
+ * zero topup_interval_s, topup_bytes or poll_interval_ms; -errno of open().
+ * write() returns the -errno of RNDADDENTROPY or RNDRESEEDCRNG (-ENOTTY
+ * when the device is not the kernel's random device).
+ */
+int rng_sink_kernel_open(struct rng_sink *s, const struct rng_sink_kernel_config *cfg);
+/* For logs and STATUS=: the sink's phase in words, written into @buf. */
+const char *rng_sink_kernel_describe(const struct rng_sink *s, char *buf, size_t size);
+
+#endif /* RNGD_SINK_H */

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rngd/credit.h"
+#include "rngd/source_set.h"
+
+/* Instances of the file source beyond the first are file.2, file.3, ... */
+#define MAX_FILE_SOURCES 16
+
+static bool name_matches(const struct rngd_slot *s, const char *name)
+{
+	return strcmp(name, "all") == 0 || strcmp(s->src.name, name) == 0 ||
+	       strcmp(s->src.ops->name, name) == 0;
+}
+
+/* Split "SRC:KEY:VALUE" (checked well-formed by the option parser). */
+static void split_option(const char *text, char *src, size_t srclen, char *key, size_t keylen,
+			 const char **value)
+{
+	const char *c1 = strchr(text, ':');
+	const char *c2 = strchr(c1 + 1, ':');
+
+	snprintf(src, srclen, "%.*s", (int)(c1 - text), text);
+	snprintf(key, keylen, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+	*value = c2 + 1;
+}
+
+/* Keys every source has, kept by the daemon; true if @key was one. */
+static int daemon_key(struct rngd_slot *s, const char *key, const char *value, bool *handled,
+		      char err[RNGD_ERR_MAX])
+{
+	char *end;
+
+	*handled = true;
+	if (strcmp(key, "entropy_per_bit") == 0 || strcmp(key, "entropy") == 0) {
+		double v;
+
+		errno = 0;
+		v = strtod(value, &end);
+		if (errno || *end || !credit_entropy_per_bit_valid(v))
+			return rngd_fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src.name, key, value);
+		if (s->src.ops->credit_fixed && v > s->src.ops->default_entropy_per_bit)
+			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src.name,
+				    key, s->src.ops->name, s->src.ops->default_entropy_per_bit);
+		s->src.entropy_per_bit = v;
+		return 0;
+	}
+	if (strcmp(key, "priority") == 0) {
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || *end || !value[0] || v < -1000 || v > 1000)
+			return rngd_fail(err, "-O %s:priority: needs an integer -1000..1000, not '%s'", s->src.name,
+				    value);
+		s->src.priority = (int)v;
+		return 0;
+	}
+	*handled = false;
+	return 0;
+}
+
+static int apply_option(struct rngd_slot *slots, size_t n, const char *text, bool reapply,
+			char err[RNGD_ERR_MAX])
+{
+	char src[64], key[64];
+	const char *value;
+	bool matched = false;
+
+	split_option(text, src, sizeof(src), key, sizeof(key), &value);
+	/* An instance name ("file.2") wins over a source name ("file"). */
+	bool exact = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(slots[i].src.name, src) == 0)
+			exact = true;
+	for (size_t i = 0; i < n; i++) {
+		struct rngd_slot *s = &slots[i];
+		bool handled;
+		int r;
+
+		if (exact ? strcmp(s->src.name, src) != 0 : strcmp(s->src.ops->name, src) != 0)
+			continue;
+		matched = true;
+		r = daemon_key(s, key, value, &handled, err);
+		if (r < 0)
+			return r;
+		if (handled || reapply)
+			continue;
+		if (!s->src.ops->set_option)
+			return rngd_fail(err, "-O %s: source %s has no key '%s'", text, s->src.name, key);
+		r = s->src.ops->set_option(&s->src, key, value);
+		if (r == -EINVAL)
+			return rngd_fail(err, "-O %s: source %s: unknown key '%s' or bad value '%s'", text, s->src.name,
+				    key, value);
+		if (r < 0)
+			return rngd_fail(err, "-O %s: %s", text, strerror(-r));
+		s->explicit = true;
+	}
+	if (!matched)
+		return rngd_fail(err, "-O %s: no source named '%s' (rngd -l lists them)", text, src);
+	return 0;
+}
+
+static bool known_name(const struct rngd_slot *slots, size_t n, const char *name)
+{
+	if (strcmp(name, "all") == 0)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (name_matches(&slots[i], name))
+			return true;
+	return false;
+}
+
+int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, size_t *n_out,
+			  char err[RNGD_ERR_MAX])
+{
+	size_t n_reg = 0, n_files = 0, n = 0, max;
+	struct rngd_slot *slots;
+	int r = 0;
+
+	for (const struct rng_source_ops *const *p = rng_source_registry; *p; p++)
+		n_reg++;
+	for (size_t i = 0; i < o->n_source_args; i++)
+		if (o->source_args[i].kind == RNGD_SRC_FILE)
+			n_files++;
+	if (n_files > MAX_FILE_SOURCES)
+		return rngd_fail(err, "at most %d file sources (-r)", MAX_FILE_SOURCES);
+	max = n_reg + n_files;
+	slots = calloc(max ? max : 1, sizeof(*slots));
+	if (!slots)
+		return rngd_fail(err, "out of memory");
+
+	/* Every compiled-in source is enabled by default; one that cannot
+	 * work here is skipped at start with a log line. */
+	for (const struct rng_source_ops *const *p = rng_source_registry; *p; p++) {
+		rng_source_init(&slots[n].src, *p);
+		slots[n].enabled = true;
+		n++;
+	}
+	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
+		const struct rngd_source_arg *a = &o->source_args[i];
+		struct rngd_slot *file = NULL;
+
+		switch (a->kind) {
+		case RNGD_SRC_FILE:
+			/* The first -r fills the registry's "file" instance, later ones add file.N. */
+			for (size_t k = 0; k < n && !file; k++)
+				if (slots[k].src.ops == &rng_source_file_ops && !slots[k].src.priv)
+					file = &slots[k];
+			if (!file) {
+				unsigned int existing = 0;
+
+				for (size_t k = 0; k < n; k++)
+					existing += slots[k].src.ops == &rng_source_file_ops;
+				file = &slots[n++];
+				rng_source_init(&file->src, &rng_source_file_ops);
+				snprintf(file->src.name, sizeof(file->src.name), "file.%u", existing + 1);
+			}
+			r = file->src.ops->set_option(&file->src, "path", a->text);
+			if (r < 0)
+				r = rngd_fail(err, "-r %s: bad path", a->text);
+			file->enabled = true;
+			file->explicit = true;
+			break;
+		case RNGD_SRC_EXCLUDE:
+		case RNGD_SRC_INCLUDE:
+			if (!known_name(slots, n, a->text)) {
+				r = rngd_fail(err, "-%c %s: no source named '%s' (rngd -l lists them)", a->kind, a->text,
+					 a->text);
+				break;
+			}
+			for (size_t k = 0; k < n; k++) {
+				if (!name_matches(&slots[k], a->text))
+					continue;
+				slots[k].enabled = a->kind == RNGD_SRC_INCLUDE;
+				if (a->kind == RNGD_SRC_INCLUDE && strcmp(a->text, "all") != 0)
+					slots[k].explicit = true;
+			}
+			break;
+		case RNGD_SRC_OPTION:
+			r = apply_option(slots, n, a->text, false, err);
+			break;
+		}
+	}
+	if (r < 0) {
+		rngd_source_set_free(slots, n);
+		return r;
+	}
+	*out = slots;
+	*n_out = n;
+	return 0;
+}
+
+int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
+			    char err[RNGD_ERR_MAX])
+{
+	/* Back to the defaults first, so a key removed from the config goes away. */
+	for (size_t i = 0; i < n; i++) {
+		slots[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
+		slots[i].src.priority = slots[i].src.ops->default_priority;
+	}
+	for (size_t i = 0; i < o->n_source_args; i++) {
+		int r;
+
+		if (o->source_args[i].kind != RNGD_SRC_OPTION)
+			continue;
+		r = apply_option(slots, n, o->source_args[i].text, true, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void rngd_source_set_free(struct rngd_slot *slots, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		/* A reader still asleep in the kernel owns pointers into the
+		 * array: the process is about to exit, so leave it. */
+		if (slots[i].stuck)
+			return;
+		if (!slots[i].abandoned)
+			rng_source_destroy(&slots[i].src);
+	}
+	free(slots);
+}
+
+void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n)
+{
+	fprintf(out, "%-10s %-8s %-8s %-7s %s\n", "SOURCE", "USABLE", "ENTROPY", "PRIO", "DETAILS");
+	for (size_t i = 0; i < n; i++) {
+		struct rngd_slot *s = &slots[i];
+		int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+		const char *usable = r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
+
+		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s->src.name, usable, s->src.entropy_per_bit,
+			s->src.priority, s->src.ops->summary ? s->src.ops->summary : "",
+			s->src.why[0] ? " [" : "", s->src.why, s->src.why[0] ? "]" : "");
+		if (!s->enabled)
+			fprintf(out, "%-10s (disabled by -x)\n", "");
+	}
+}

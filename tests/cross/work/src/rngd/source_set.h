@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Which sources run: one instance per compiled-in source, plus one "file"
+ * instance per -r PATH, then -x/-n/-O applied in the order given.
+ */
+#ifndef RNGD_SOURCE_SET_H
+#define RNGD_SOURCE_SET_H
+
+#include <stdio.h>
+
+#include "rngd/loop.h"
+#include "rngd/options.h"
+
+/* Build the slots (calloc'd array in *out). 0 or -EINVAL with err set. */
+int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, size_t *n,
+			  char err[RNGD_ERR_MAX]);
+
+/*
+ * SIGHUP: re-apply the daemon-level keys (entropy_per_bit, priority) of
+ * -O from @o to existing slots. Source selection and a source's own keys
+ * take effect at the next start. 0 or -EINVAL with err set.
+ */
+int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
+			    char err[RNGD_ERR_MAX]);
+
+void rngd_source_set_free(struct rngd_slot *slots, size_t n);
+
+/* rngd -l: every compiled-in source, usable here or why not. */
+void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n);
+
+#endif

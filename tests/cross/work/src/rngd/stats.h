@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Per-source and sink counters: the SIGUSR1 and exit summaries, the -t
+ * rate line, and the --stats-file in Prometheus text format (written to a
+ * temporary file and renamed, so a collector never reads half a file).
+ */
+#ifndef RNGD_STATS_H
+#define RNGD_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fips/fips.h"
+
+struct rngd_source_stats {
+	uint64_t bytes_read;           /* by the reader thread */
+	uint64_t blocks_passed;
+	uint64_t blocks_failed;
+	uint64_t failures[FIPS_TEST_MAX];
+	uint64_t bits_credited;
+	uint64_t bytes_to_sink;        /* passing bytes handed to the sink */
+	uint64_t bytes_mixed;          /* failed bytes mixed with 0 credit */
+	uint64_t quarantines;
+	uint64_t reopens;
+	uint64_t read_errors;
+};
+
+struct rngd_sink_stats {
+	uint64_t bytes_written;
+	uint64_t bits_credited;
+	uint64_t writes;
+	uint64_t write_errors;
+};
+
+struct rngd_stats_entry {
+	const char *name;
+	const struct rngd_source_stats *st;
+	const char *state;             /* "active", "quarantined", "exhausted", ... */
+};
+
+/* "bytes read N, blocks passed N, failed N (monobit N, ...), bits credited N, quarantines N". */
+void rngd_stats_format(char *buf, size_t len, const struct rngd_source_stats *st);
+
+/* Prometheus text format to @path via @path.tmp and rename(2). -errno. */
+int rngd_stats_write_prometheus(const char *path, const struct rngd_stats_entry *e, size_t n,
+				const struct rngd_sink_stats *sink, const char *sink_name);
+
+#endif

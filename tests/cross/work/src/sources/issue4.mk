@@ -1,0 +1,40 @@
+# sources/issue4.mk: the TPM 1.2, TPM 2.0, PadLock, RDRAND/RDSEED and sysstat
+# sources (issue 4). Included right after sources/local.mk.
+sources_libsources_a_SOURCES += \
+	sources/sysstat_parse.h sources/sysstat_parse.c
+# x86 only (issue 17): elsewhere the unit tests still build them with fakes.
+if RNGD_CPU_X86
+sources_libsources_a_SOURCES += \
+	sources/cpuid.h sources/cpuid.c \
+	sources/rdrand.h sources/rdrand.c \
+	sources/padlock.h sources/padlock.c
+else
+EXTRA_DIST += \
+	sources/cpuid.h sources/cpuid.c \
+	sources/rdrand.h sources/rdrand.c \
+	sources/padlock.h sources/padlock.c
+endif
+sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS)
+
+if HAVE_LIBTSPI
+sources_libsources_a_SOURCES += sources/tpm_tss.h sources/tpm_tss.c
+SOURCES_LIBS += $(TSPI_LIBS)
+else
+EXTRA_DIST += sources/tpm_tss.h sources/tpm_tss.c
+endif
+
+if HAVE_TSS2_ESYS
+sources_libsources_a_SOURCES += sources/tpm2.c
+sources_libsources_a_CPPFLAGS += $(TSS2_CFLAGS)
+SOURCES_LIBS += $(TSS2_LIBS)
+else
+EXTRA_DIST += sources/tpm2.c
+endif
+
+if HAVE_LIBGCRYPT
+sources_libsources_a_SOURCES += sources/sysstat.h sources/sysstat.c
+sources_libsources_a_CPPFLAGS += $(GCRYPT_CFLAGS)
+SOURCES_LIBS += $(GCRYPT_LIBS)
+else
+EXTRA_DIST += sources/sysstat.h sources/sysstat.c
+endif

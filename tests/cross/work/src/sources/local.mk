@@ -1,0 +1,13 @@
+# sources/: the source interface, the registry and the sources, built into
+# one library that rngd (and tests) link. sources/issue4.mk (included right
+# after this fragment) adds its files with `sources_libsources_a_SOURCES +=`
+# and the libraries they need with `SOURCES_LIBS +=`.
+EXTRA_DIST += sources/source.h
+noinst_LIBRARIES += sources/libsources.a
+sources_libsources_a_SOURCES = \
+	sources/source.h \
+	sources/registry.c \
+	sources/common.c \
+	sources/hwrng.c \
+	sources/file.c
+SOURCES_LIBS =

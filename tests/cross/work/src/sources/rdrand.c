@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RDSEED / RDRAND source.
+ *
+ * RDSEED returns conditioned output of the entropy source (NIST SP 800-90B/C
+ * "ENRNG"); RDRAND returns the output of an AES-CTR DRBG reseeded from it.
+ * RDSEED is preferred. RDRAND is a DRBG: Intel's own rule for getting seed
+ * material out of it is to take one value in 512 (the DRBG reseeds at least
+ * that often), so its default credit is 1/512 of a bit per bit; RDSEED gets
+ * 0.5, half of what Intel claims, because nothing outside the CPU can check
+ * it. Both are still gated like any other source.
+ *
+ * The instructions sit behind struct rdrand_hw so tests can drive every
+ * failure path on any CPU.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sources/rdrand.h"
+#include "sources/source.h"
+
+/* ---- 1. The instructions ------------------------------------------------ */
+
+#if defined(__x86_64__)
+static int native_rdrand64(uint64_t *out)
+{
+	unsigned char ok;
+
+	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(*out), "=qm"(ok) : : "cc");
+	return ok;
+}
+
+static int native_rdseed64(uint64_t *out)
+{
+	unsigned char ok;
+
+	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(*out), "=qm"(ok) : : "cc");
+	return ok;
+}
+
+static void native_pause(void)
+{
+	__asm__ __volatile__("pause");
+}
+#elif defined(__i386__)
+static int native_rdrand64(uint64_t *out)
+{
+	uint32_t lo, hi;
+	unsigned char ok_lo, ok_hi;
+
+	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(lo), "=qm"(ok_lo) : : "cc");
+	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(hi), "=qm"(ok_hi) : : "cc");
+	*out = (uint64_t)hi << 32 | lo;
+	return ok_lo && ok_hi;
+}
+
+static int native_rdseed64(uint64_t *out)
+{
+	uint32_t lo, hi;
+	unsigned char ok_lo, ok_hi;
+
+	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(lo), "=qm"(ok_lo) : : "cc");
+	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(hi), "=qm"(ok_hi) : : "cc");
+	*out = (uint64_t)hi << 32 | lo;
+	return ok_lo && ok_hi;
+}
+
+static void native_pause(void)
+{
+	__asm__ __volatile__("pause");
+}
+#else
+/* Never reached: probe and open refuse without CPUID. */
+static int native_rdrand64(uint64_t *out)
+{
+	*out = 0;
+	return 0;
+}
+
+static int native_rdseed64(uint64_t *out)
+{
+	*out = 0;
+	return 0;
+}
+
+static void native_pause(void)
+{
+}
+#endif
+
+/* The first "flags" line of /proc/cpuinfo: what the kernel trusts on this CPU. */
+static int native_kernel_has_flag(const char *flag)
+{
+	char line[8192];
+	size_t flen = strlen(flag);
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *save = NULL;
+
+		if (strncmp(line, "flags", 5) != 0 || !strchr(line, ':'))
+			continue;
+		found = 0;
+		for (p = strtok_r(strchr(line, ':') + 1, " \t\n", &save); p; p = strtok_r(NULL, " \t\n", &save))
+			if (strlen(p) == flen && strcmp(p, flag) == 0)
+				found = 1;
+		break;
+	}
+	(void)fclose(f);
+	return found;
+}
+
+const struct rdrand_hw rdrand_hw_native = {
+	.cpuid = cpuid_native,
+	.rdrand64 = native_rdrand64,
+	.rdseed64 = native_rdseed64,
+	.pause = native_pause,
+	.kernel_has_flag = native_kernel_has_flag,
+};
+
+/* ---- 2. State and options ----------------------------------------------- */
+
+enum rdrand_choice { CHOICE_AUTO, CHOICE_RDSEED, CHOICE_RDRAND };
+
+struct rdrand_state {
+	const struct rdrand_hw *hw;
+	enum rdrand_choice choice;
+	int open;
+	int use_rdseed;
+};
+
+static struct rdrand_state *state_get(struct rng_source *src)
+{
+	struct rdrand_state *st = src->priv;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->hw = &rdrand_hw_native;
+		src->priv = st;
+	}
+	return st;
+}
+
+int rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw)
+{
+	struct rdrand_state *st = state_get(src);
+
+	if (!st)
+		return -ENOMEM;
+	st->hw = hw;
+	return 0;
+}
+
+int rdrand_source_uses_rdseed(const struct rng_source *src)
+{
+	const struct rdrand_state *st = src->priv;
+
+	if (!st || !st->open)
+		return -EBADF;
+	return st->use_rdseed;
+}
+
+static int rdrand_set_option(struct rng_source *src, const char *key, const char *value)
+{
+	struct rdrand_state *st;
+	enum rdrand_choice choice;
+
+	if (strcmp(key, "instruction") != 0)
+		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: instruction)", key);
+	if (strcmp(value, "auto") == 0)
+		choice = CHOICE_AUTO;
+	else if (strcmp(value, "rdseed") == 0)
+		choice = CHOICE_RDSEED;
+	else if (strcmp(value, "rdrand") == 0)
+		choice = CHOICE_RDRAND;
+	else
+		return rng_source_why(src, -EINVAL,
+				      "instruction '%s' is not auto, rdseed or rdrand", value);
+	st = state_get(src);
+	if (!st)
+		return -ENOMEM;
+	st->choice = choice;
+	return 0;
+}
+
+/* ---- 3. Probe, open, read, close ---------------------------------------- */
+
+static const struct rdrand_hw *hw_of(const struct rng_source *src)
+{
+	const struct rdrand_state *st = src->priv;
+
+	return st ? st->hw : &rdrand_hw_native;
+}
+
+/*
+ * The instructions this CPU offers and the kernel still trusts. Returns
+ * CPUID_RDRAND/CPUID_RDSEED bits, or -ENODEV with a reason in src->why;
+ * on success src->why says what will be read.
+ */
+static int usable_features(struct rng_source *src, const struct rdrand_hw *hw)
+{
+	unsigned features;
+	const char *masked = "";
+
+	if (cpuid_rdrand_features(hw->cpuid, &features) < 0)
+		return rng_source_why(src, -ENODEV, "not an x86 CPU: no RDRAND/RDSEED");
+	if ((features & CPUID_RDSEED) && hw->kernel_has_flag("rdseed") == 0) {
+		features &= ~CPUID_RDSEED;
+		masked = "RDSEED";
+	}
+	if ((features & CPUID_RDRAND) && hw->kernel_has_flag("rdrand") == 0) {
+		features &= ~CPUID_RDRAND;
+		masked = masked[0] ? "RDSEED and RDRAND" : "RDRAND";
+	}
+	if (!(features & (CPUID_RDRAND | CPUID_RDSEED)))
+		return rng_source_why(src, -ENODEV, "%s", masked[0]
+				      ? "CPUID offers RDRAND but the kernel disabled it (CPU erratum)"
+				      : "CPU lacks RDSEED and RDRAND (CPUID)");
+	if (features & CPUID_RDSEED)
+		(void)rng_source_why(src, 0, "RDSEED available");
+	else if (masked[0])
+		(void)rng_source_why(src, 0, "RDRAND only: CPUID offers RDSEED but the kernel disabled it (CPU erratum)");
+	else
+		(void)rng_source_why(src, 0, "RDRAND only: CPU lacks RDSEED");
+	return (int)features;
+}
+
+static void set_default_credit(struct rng_source *src, int use_rdseed)
+{
+	/*
+	 * The ops default is RDRAND's; RDSEED raises it. A credit the user set
+	 * (anything but that default) stays as set.
+	 */
+	if (use_rdseed && src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT)
+		src->entropy_per_bit = RDSEED_ENTROPY_PER_BIT;
+}
+
+static int rdrand_probe(struct rng_source *src)
+{
+	const struct rdrand_state *st = src->priv;
+	int features = usable_features(src, hw_of(src));
+
+	if (features < 0)
+		return features;
+	if (!st || st->choice == CHOICE_AUTO)
+		set_default_credit(src, !!(features & CPUID_RDSEED));
+	return 0;
+}
+
+/* One 64-bit RDRAND value, retried as Intel's DRNG guide advises. */
+static int get_rdrand(const struct rdrand_hw *hw, uint64_t *out)
+{
+	for (int i = 0; i < RDRAND_RETRIES; i++)
+		if (hw->rdrand64(out))
+			return 0;
+	return -EIO;
+}
+
+/*
+ * One 64-bit RDSEED value. Underflow is normal under load (the entropy
+ * source is slower than the bus), so attempts are spaced with PAUSE; a
+ * bounded number of attempts keeps a dead unit from spinning forever.
+ */
+static int get_rdseed(const struct rdrand_hw *hw, uint64_t *out)
+{
+	for (int i = 0; i < RDSEED_RETRIES; i++) {
+		if (hw->rdseed64(out))
+			return 0;
+		hw->pause();
+	}
+	return -EAGAIN;
+}
+
+/* One word for the open-time self-test, with RDSEED's underflow sleeps. */
+static int selftest_word(const struct rdrand_state *st, uint64_t *word)
+{
+	const struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+	if (!st->use_rdseed)
+		return get_rdrand(st->hw, word);
+	for (int round = 0; round < RDSEED_UNDERFLOW_ROUNDS; round++) {
+		if (get_rdseed(st->hw, word) == 0)
+			return 0;
+		(void)nanosleep(&ms, NULL);
+	}
+	return -EIO;
+}
+
+static int rdrand_open(struct rng_source *src)
+{
+	struct rdrand_state *st = state_get(src);
+	unsigned features;
+	uint64_t first = 0, word;
+	int same = 1, err;
+
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	err = usable_features(src, st->hw);
+	if (err < 0)
+		return err;
+	features = (unsigned)err;
+	switch (st->choice) {
+	case CHOICE_RDSEED:
+		if (!(features & CPUID_RDSEED))
+			return rng_source_why(src, -ENODEV, "instruction rdseed requested but CPU lacks RDSEED");
+		st->use_rdseed = 1;
+		break;
+	case CHOICE_RDRAND:
+		if (!(features & CPUID_RDRAND))
+			return rng_source_why(src, -ENODEV, "instruction rdrand requested but CPU lacks RDRAND");
+		st->use_rdseed = 0;
+		break;
+	case CHOICE_AUTO:
+		st->use_rdseed = !!(features & CPUID_RDSEED);
+		break;
+	}
+
+	/*
+	 * Some AMD parts return CF=1 with all-ones after resume from suspend:
+	 * a DRNG that repeats one word RDRAND_SELFTEST_WORDS times is broken.
+	 */
+	for (int i = 0; i < RDRAND_SELFTEST_WORDS; i++) {
+		err = selftest_word(st, &word);
+		if (err < 0)
+			return rng_source_why(src, -EIO, "%s self-test: instruction keeps failing",
+					      st->use_rdseed ? "RDSEED" : "RDRAND");
+		if (i == 0)
+			first = word;
+		else if (word != first)
+			same = 0;
+	}
+	if (same)
+		return rng_source_why(src, -EIO, "%s self-test: %d identical words 0x%016llx (stuck DRNG)",
+				      st->use_rdseed ? "RDSEED" : "RDRAND", RDRAND_SELFTEST_WORDS,
+				      (unsigned long long)first);
+
+	set_default_credit(src, st->use_rdseed);
+	st->open = 1;
+	src->fd = -1;
+	(void)rng_source_why(src, 0, "reading %s", st->use_rdseed ? "RDSEED" : "RDRAND (DRBG output)");
+	return 0;
+}
+
+static ssize_t rdrand_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct rdrand_state *st = src->priv;
+	unsigned char *out = buf;
+	size_t done = 0;
+	int rounds = 0;
+
+	if (!st || !st->open)
+		return rng_source_why(src, -EBADF, "read before open");
+	while (done < len) {
+		uint64_t word;
+		size_t n = len - done < sizeof(word) ? len - done : sizeof(word);
+		int err;
+
+		if (!st->use_rdseed) {
+			err = get_rdrand(st->hw, &word);
+			if (err < 0) {
+				if (done)
+					break;
+				return rng_source_why(src, -EIO, "RDRAND failed %d times in a row (DRNG failure)",
+						      RDRAND_RETRIES);
+			}
+		} else {
+			err = get_rdseed(st->hw, &word);
+			if (err < 0) {
+				const struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+				/* Hand over what we have rather than wait on the rest. */
+				if (done)
+					break;
+				if (++rounds >= RDSEED_UNDERFLOW_ROUNDS)
+					return rng_source_why(src, -EIO, "RDSEED gave nothing in %d attempts",
+							      RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
+				(void)nanosleep(&ms, NULL);
+				continue;
+			}
+		}
+		memcpy(out + done, &word, n);
+		done += n;
+	}
+	return (ssize_t)done;
+}
+
+static void rdrand_close(struct rng_source *src)
+{
+	struct rdrand_state *st = src->priv;
+
+	if (st)
+		st->open = 0;
+}
+
+static void rdrand_destroy(struct rng_source *src)
+{
+	free(src->priv);
+	src->priv = NULL;
+}
+
+const struct rng_source_ops rng_source_rdrand_ops = {
+	.name = "rdrand",
+	.summary = "x86 RDSEED (preferred) or RDRAND instruction",
+	.default_entropy_per_bit = RDRAND_ENTROPY_PER_BIT,
+	.default_priority = 3,
+	.probe = rdrand_probe,
+	.open = rdrand_open,
+	.read = rdrand_read,
+	.close = rdrand_close,
+	.set_option = rdrand_set_option,
+	.destroy = rdrand_destroy,
+};

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * EGD-style system sampler.
+ *
+ * Samples counters an outside observer cannot read exactly at the same
+ * instant (interrupts per CPU, scheduler and VM statistics, disk and
+ * network counters, hwmon temperatures and fans) and the nanosecond
+ * timestamps of the sampling itself, and hashes them with SHA-512 from
+ * libgcrypt, chaining the previous state in. Output blocks are a second,
+ * domain-separated hash of the state, so the output never reveals the
+ * chain.
+ *
+ * Its credit is fixed at 0: how much of this an attacker on the same host
+ * (or on the network, for the interrupt and packet counters) can predict
+ * is unknowable, so the daemon may only mix it in without credit. Neither
+ * the defaults nor -O can raise it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gcrypt.h>
+
+#include "sources/source.h"
+#include "sources/sysstat.h"
+#include "sources/sysstat_parse.h"
+
+/* ---- 1. What is sampled -------------------------------------------------- */
+
+typedef int (*parse_fn)(const char *text, size_t len, struct sysstat_values *out);
+
+static const struct {
+	const char *path;
+	parse_fn parse;
+} proc_files[] = {
+	{ "/proc/interrupts", sysstat_parse_interrupts },
+	{ "/proc/stat", sysstat_parse_stat },
+	{ "/proc/diskstats", sysstat_parse_diskstats },
+	{ "/proc/vmstat", sysstat_parse_vmstat },
+	{ "/proc/net/dev", sysstat_parse_netdev },
+};
+#define N_PROC_FILES (sizeof(proc_files) / sizeof(proc_files[0]))
+
+static const char *const hwmon_patterns[] = {
+	"/sys/class/hwmon/*/temp*_input",
+	"/sys/class/hwmon/*/fan*_input",
+};
+
+enum {
+	DIGEST_LEN = 64,                /* SHA-512 */
+	FILE_MAX = 1 << 20,             /* no statistics file is larger on sane machines */
+	VALUES_MAX = 1 << 16,
+	HWMON_MAX = 64,
+};
+
+struct sysstat_state {
+	char root[256];                 /* prefix for every path ("" = the real system) */
+	char *paths[N_PROC_FILES + HWMON_MAX];
+	parse_fn parsers[N_PROC_FILES + HWMON_MAX];
+	size_t n_paths;
+	gcry_md_hd_t md;
+	unsigned char chain[DIGEST_LEN];
+	uint64_t samples;
+	char *text;
+	size_t text_cap;
+	struct sysstat_values vals;
+	struct sysstat_stats stats;
+	int open;
+};
+
+/* ---- 2. Options: the root folder, and a credit that stays 0 -------------- */
+
+static struct sysstat_state *state_get(struct rng_source *src)
+{
+	struct sysstat_state *st = src->priv;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		src->priv = st;
+	}
+	return st;
+}
+
+static int sysstat_set_option(struct rng_source *src, const char *key, const char *value)
+{
+	struct sysstat_state *st;
+
+	if (strcmp(key, "entropy_per_bit") == 0 || strcmp(key, "credit") == 0 ||
+	    strcmp(key, "quality") == 0) {
+		char *end;
+		double v = strtod(value, &end);
+
+		if (end != value && *end == '\0' && v == 0.0)
+			return 0;
+		return rng_source_why(src, -EPERM,
+				      "%s stays 0: system statistics are partly predictable and observable, "
+				      "so sysstat is only ever mixed in without credit", key);
+	}
+	if (strcmp(key, "root") != 0)
+		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: root)", key);
+	st = state_get(src);
+	if (!st)
+		return -ENOMEM;
+	if (value[0] != '/' || strlen(value) >= sizeof(st->root))
+		return rng_source_why(src, -EINVAL, "root '%s' is not an absolute path shorter than %zu",
+				      value, sizeof(st->root));
+	(void)snprintf(st->root, sizeof(st->root), "%s", value);
+	/* "/" and "" both mean the real system. */
+	if (strcmp(st->root, "/") == 0)
+		st->root[0] = '\0';
+	return 0;
+}
+
+/* ---- 3. Sampling --------------------------------------------------------- */
+
+static int add_path(struct sysstat_state *st, const char *path, parse_fn parse)
+{
+	size_t n = strlen(st->root) + strlen(path) + 1;
+	char *p;
+
+	if (st->n_paths >= N_PROC_FILES + HWMON_MAX)
+		return 0;
+	p = malloc(n);
+	if (!p)
+		return -ENOMEM;
+	(void)snprintf(p, n, "%s%s", st->root, path);
+	st->paths[st->n_paths] = p;
+	st->parsers[st->n_paths] = parse;
+	st->n_paths++;
+	return 0;
+}
+
+static int find_files(struct sysstat_state *st)
+{
+	char pattern[512];
+
+	for (size_t i = 0; i < N_PROC_FILES; i++)
+		if (add_path(st, proc_files[i].path, proc_files[i].parse) < 0)
+			return -ENOMEM;
+	for (size_t i = 0; i < sizeof(hwmon_patterns) / sizeof(hwmon_patterns[0]); i++) {
+		glob_t g;
+
+		(void)snprintf(pattern, sizeof(pattern), "%s%s", st->root, hwmon_patterns[i]);
+		if (glob(pattern, 0, NULL, &g) != 0)
+			continue;
+		for (size_t j = 0; j < g.gl_pathc; j++) {
+			/* The glob already carries the root prefix. */
+			char *p = strdup(g.gl_pathv[j]);
+
+			if (!p || st->n_paths >= N_PROC_FILES + HWMON_MAX) {
+				free(p);
+				break;
+			}
+			st->paths[st->n_paths] = p;
+			st->parsers[st->n_paths] = sysstat_parse_integer;
+			st->n_paths++;
+		}
+		globfree(&g);
+	}
+	return 0;
+}
+
+/* Reads a whole file into st->text; returns its length or -errno. */
+static ssize_t slurp(struct sysstat_state *st, const char *path)
+{
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r;
+
+		if (len == st->text_cap) {
+			size_t cap = st->text_cap ? st->text_cap * 2 : 16384;
+			char *t;
+
+			if (cap > FILE_MAX) {
+				(void)close(fd);
+				return -EFBIG;
+			}
+			t = realloc(st->text, cap);
+			if (!t) {
+				(void)close(fd);
+				return -ENOMEM;
+			}
+			st->text = t;
+			st->text_cap = cap;
+		}
+		r = read(fd, st->text + len, st->text_cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = -errno;
+
+			(void)close(fd);
+			return err;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	(void)close(fd);
+	return (ssize_t)len;
+}
+
+static void hash_u64(gcry_md_hd_t md, uint64_t v)
+{
+	gcry_md_write(md, &v, sizeof(v));
+}
+
+static void hash_time(gcry_md_hd_t md, clockid_t clock)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(clock, &ts);
+	hash_u64(md, (uint64_t)ts.tv_sec);
+	hash_u64(md, (uint64_t)ts.tv_nsec);
+}
+
+/* Folds one sample of every file into the chain. Returns files read. */
+static size_t sample(struct sysstat_state *st)
+{
+	gcry_md_hd_t md = st->md;
+	size_t files_read = 0;
+
+	gcry_md_reset(md);
+	gcry_md_putc(md, 'S');
+	gcry_md_write(md, st->chain, sizeof(st->chain));
+	hash_u64(md, st->samples++);
+	hash_time(md, CLOCK_REALTIME);
+	for (size_t i = 0; i < st->n_paths; i++) {
+		ssize_t len;
+		int n;
+
+		hash_time(md, CLOCK_MONOTONIC_RAW);
+		len = slurp(st, st->paths[i]);
+		hash_time(md, CLOCK_MONOTONIC_RAW);
+		hash_u64(md, (uint64_t)i);
+		if (len < 0) {
+			hash_u64(md, (uint64_t)-len);
+			continue;
+		}
+		st->vals.n = 0;
+		n = st->parsers[i](st->text, (size_t)len, &st->vals);
+		if (n < 0) {
+			/* Recovered fault: the file is skipped for this sample and counted. */
+			st->stats.parse_errors++;
+			hash_u64(md, (uint64_t)-n);
+			continue;
+		}
+		files_read++;
+		hash_u64(md, st->vals.n);
+		gcry_md_write(md, st->vals.v, st->vals.n * sizeof(st->vals.v[0]));
+		st->stats.values += st->vals.n;
+	}
+	hash_time(md, CLOCK_MONOTONIC_RAW);
+	memcpy(st->chain, gcry_md_read(md, GCRY_MD_SHA512), sizeof(st->chain));
+	st->stats.samples++;
+	return files_read;
+}
+
+/* ---- 4. The source ------------------------------------------------------- */
+
+static int gcrypt_ready(void)
+{
+	if (gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P))
+		return 0;
+	if (!gcry_check_version(GCRYPT_VERSION))
+		return -ENOTSUP;
+	/* Secure memory needs mlock rights rngd does not keep; state is wiped instead. */
+	(void)gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+	(void)gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+	return 0;
+}
+
+static int sysstat_probe(struct rng_source *src)
+{
+	const struct sysstat_state *st = src->priv;
+	char path[512];
+
+	/* /proc/stat exists wherever Linux does; without it there is nothing to sample. */
+	(void)snprintf(path, sizeof(path), "%s/proc/stat", st ? st->root : "");
+	if (access(path, R_OK) != 0)
+		return rng_source_why(src, -errno, "cannot read %s", path);
+	return 0;
+}
+
+/* Frees what open() acquired; the options stay for a later open(). */
+static void release_open(struct sysstat_state *st)
+{
+	if (st->md)
+		gcry_md_close(st->md);
+	st->md = NULL;
+	for (size_t i = 0; i < st->n_paths; i++)
+		free(st->paths[i]);
+	st->n_paths = 0;
+	explicit_bzero(st->chain, sizeof(st->chain));
+	free(st->text);
+	st->text = NULL;
+	st->text_cap = 0;
+	free(st->vals.v);
+	memset(&st->vals, 0, sizeof(st->vals));
+	st->open = 0;
+}
+
+static void sysstat_close(struct rng_source *src)
+{
+	if (src->priv)
+		release_open(src->priv);
+}
+
+static void sysstat_destroy(struct rng_source *src)
+{
+	sysstat_close(src);
+	free(src->priv);
+	src->priv = NULL;
+}
+
+static int open_failed(struct rng_source *src, int err, const char *why)
+{
+	release_open(src->priv);
+	return rng_source_why(src, err, "%s", why);
+}
+
+static int sysstat_open(struct rng_source *src)
+{
+	struct sysstat_state *st = state_get(src);
+	int err;
+
+	src->entropy_per_bit = 0.0;
+	src->fd = -1;
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	if (st->open)
+		return 0;
+	err = sysstat_probe(src);
+	if (err < 0)
+		return err;
+	if (gcrypt_ready() < 0)
+		return rng_source_why(src, -ENOTSUP, "libgcrypt older than the %s it was built with",
+				      GCRYPT_VERSION);
+	if (gcry_md_open(&st->md, GCRY_MD_SHA512, 0) != 0)
+		return open_failed(src, -ENOTSUP, "libgcrypt has no SHA-512");
+	st->vals.v = calloc(VALUES_MAX, sizeof(st->vals.v[0]));
+	st->vals.cap = st->vals.v ? VALUES_MAX : 0;
+	if (!st->vals.v || find_files(st) < 0)
+		return open_failed(src, -ENOMEM, "out of memory");
+	if (sample(st) == 0)
+		return open_failed(src, -ENOENT, "no statistics file could be read (root option?)");
+	st->open = 1;
+	return 0;
+}
+
+static ssize_t sysstat_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct sysstat_state *st = src->priv;
+	unsigned char *out = buf;
+	size_t done = 0;
+
+	/* Whatever anyone wrote there, this source earns nothing. */
+	src->entropy_per_bit = 0.0;
+	if (!st || !st->open)
+		return rng_source_why(src, -EBADF, "read before open");
+	while (done < len) {
+		size_t n = len - done < DIGEST_LEN ? len - done : DIGEST_LEN;
+
+		(void)sample(st);
+		gcry_md_reset(st->md);
+		gcry_md_putc(st->md, 'O');
+		gcry_md_write(st->md, st->chain, sizeof(st->chain));
+		memcpy(out + done, gcry_md_read(st->md, GCRY_MD_SHA512), n);
+		done += n;
+	}
+	return (ssize_t)done;
+}
+
+int sysstat_source_stats(const struct rng_source *src, struct sysstat_stats *stats)
+{
+	const struct sysstat_state *st = src->priv;
+
+	if (!st || !st->open)
+		return -EBADF;
+	*stats = st->stats;
+	stats->files = st->n_paths;
+	return 0;
+}
+
+const struct rng_source_ops rng_source_sysstat_ops = {
+	.name = "sysstat",
+	.summary = "hash of system statistics and sampling times (EGD-style, never credited)",
+	.default_entropy_per_bit = 0.0,
+	.default_priority = -10,
+	.credit_fixed = true,
+	.probe = sysstat_probe,
+	.open = sysstat_open,
+	.read = sysstat_read,
+	.close = sysstat_close,
+	.set_option = sysstat_set_option,
+	.destroy = sysstat_destroy,
+};

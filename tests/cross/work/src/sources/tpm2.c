@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * TPM 2.0 source through tss2-esys: Esys_GetRandom over a TCTI, by default
+ * the kernel's resource manager /dev/tpmrm0 (shared safely with other TPM
+ * users), or any TCTI string given with -O tpm2:tcti:... ("swtpm:host=
+ * 127.0.0.1,port=2321", "mssim:...", "device:/dev/tpm0").
+ *
+ * A TPM 2.0 returns at most one digest's worth (64 bytes on SHA-512 TPMs,
+ * often 32 or 48) per TPM2_GetRandom; the answer's size is what counts.
+ * A broken connection (TCTI or I/O error) is dropped and made again once
+ * per read; the daemon's back-off paces further attempts.
+ *
+ * Credit 0.5 per bit: the TPM 2.0 RNG is a DRBG seeded from a vendor
+ * entropy source we cannot examine.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_rc.h>
+#include <tss2/tss2_tctildr.h>
+
+#include "sources/source.h"
+
+#define TPM2_DEFAULT_DEVICE "/dev/tpmrm0"
+#define TPM2_DEFAULT_TCTI "device:" TPM2_DEFAULT_DEVICE
+#define TPM2_ASK_BYTES 64               /* sizeof(TPMU_HA): the most one answer holds */
+#define TPM2_BUSY_RETRIES 10            /* TPM2_RC_RETRY/YIELDED/TESTING in a row */
+#define TPM2_ENTROPY_PER_BIT 0.5
+
+struct tpm2_state {
+	char tcti[512];
+	TSS2_TCTI_CONTEXT *tcti_ctx;
+	ESYS_CONTEXT *esys;
+	bool open;
+	/* Set while read() runs: a reader cancelled inside tss2 leaves its contexts alone. */
+	bool in_read;
+};
+
+static struct tpm2_state *state_get(struct rng_source *src)
+{
+	struct tpm2_state *st = src->priv;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		(void)snprintf(st->tcti, sizeof(st->tcti), "%s", TPM2_DEFAULT_TCTI);
+		src->priv = st;
+	}
+	return st;
+}
+
+static int tpm2_set_option(struct rng_source *src, const char *key, const char *value)
+{
+	struct tpm2_state *st;
+
+	if (strcmp(key, "tcti") != 0)
+		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: tcti)", key);
+	st = state_get(src);
+	if (!st)
+		return -ENOMEM;
+	if (!value[0] || strlen(value) >= sizeof(st->tcti))
+		return rng_source_why(src, -EINVAL, "tcti '%s' is empty or longer than %zu", value,
+				      sizeof(st->tcti) - 1);
+	(void)snprintf(st->tcti, sizeof(st->tcti), "%s", value);
+	return 0;
+}
+
+static void disconnect(struct tpm2_state *st)
+{
+	if (st->esys)
+		Esys_Finalize(&st->esys);
+	if (st->tcti_ctx)
+		Tss2_TctiLdr_Finalize(&st->tcti_ctx);
+	st->esys = NULL;
+	st->tcti_ctx = NULL;
+}
+
+static TSS2_RC connect_tpm(struct tpm2_state *st)
+{
+	TSS2_RC rc;
+
+	disconnect(st);
+	rc = Tss2_TctiLdr_Initialize(st->tcti, &st->tcti_ctx);
+	if (rc != TSS2_RC_SUCCESS) {
+		st->tcti_ctx = NULL;
+		return rc;
+	}
+	rc = Esys_Initialize(&st->esys, st->tcti_ctx, NULL);
+	if (rc != TSS2_RC_SUCCESS) {
+		st->esys = NULL;
+		disconnect(st);
+	}
+	return rc;
+}
+
+static bool is_busy(TSS2_RC rc)
+{
+	return rc == TPM2_RC_RETRY || rc == TPM2_RC_YIELDED || rc == TPM2_RC_TESTING;
+}
+
+static bool is_link_error(TSS2_RC rc)
+{
+	TSS2_RC base = rc & ~TSS2_RC_LAYER_MASK;
+
+	return (rc & TSS2_RC_LAYER_MASK) == TSS2_TCTI_RC_LAYER || base == TSS2_BASE_RC_IO_ERROR ||
+	       base == TSS2_BASE_RC_TRY_AGAIN;
+}
+
+/* One TPM2_GetRandom; returns bytes (> 0) or a TSS2 error through *rc. */
+static size_t get_random(struct tpm2_state *st, unsigned char *out, size_t len, TSS2_RC *rc)
+{
+	TPM2B_DIGEST *random = NULL;
+	size_t n;
+	int busy = 0;
+
+	do {
+		*rc = Esys_GetRandom(st->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+				     (UINT16)(len < TPM2_ASK_BYTES ? len : TPM2_ASK_BYTES), &random);
+	} while (is_busy(*rc) && ++busy < TPM2_BUSY_RETRIES);
+	if (*rc != TSS2_RC_SUCCESS || !random)
+		return 0;
+	n = random->size < len ? random->size : len;
+	memcpy(out, random->buffer, n);
+	explicit_bzero(random->buffer, sizeof(random->buffer));
+	Esys_Free(random);
+	return n;
+}
+
+static int tpm2_probe(struct rng_source *src)
+{
+	bool had_state = src->priv != NULL;
+	struct tpm2_state *st = state_get(src);
+	unsigned char byte;
+	TSS2_RC rc;
+	int err = 0;
+
+	if (!st)
+		return -ENOMEM;
+	if (st->open)
+		return 0;
+	/*
+	 * Check the default device first: the TCTI loader logs its own errors
+	 * to stderr, which rngd -l should not print on every TPM-less machine.
+	 */
+	if (strcmp(st->tcti, TPM2_DEFAULT_TCTI) == 0 && access(TPM2_DEFAULT_DEVICE, F_OK) != 0)
+		err = rng_source_why(src, -ENODEV, "no %s (no TPM 2.0, or tpm_tis/tpm_crb not loaded)",
+				     TPM2_DEFAULT_DEVICE);
+	else if (strcmp(st->tcti, TPM2_DEFAULT_TCTI) == 0 &&
+		 access(TPM2_DEFAULT_DEVICE, R_OK | W_OK) != 0)
+		err = rng_source_why(src, -EACCES, "%s exists but needs root or the tss group",
+				     TPM2_DEFAULT_DEVICE);
+	else if ((rc = connect_tpm(st)) != TSS2_RC_SUCCESS)
+		err = rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, Tss2_RC_Decode(rc));
+	else if (get_random(st, &byte, 1, &rc) == 0)
+		err = rng_source_why(src, -EIO, "TPM2_GetRandom through '%s': %s", st->tcti,
+				     Tss2_RC_Decode(rc));
+	disconnect(st);
+	if (!had_state) {
+		free(st);
+		src->priv = NULL;
+	}
+	return err;
+}
+
+static int tpm2_open(struct rng_source *src)
+{
+	struct tpm2_state *st = state_get(src);
+	TSS2_RC rc;
+
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	src->fd = -1;
+	rc = connect_tpm(st);
+	if (rc != TSS2_RC_SUCCESS)
+		return rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, Tss2_RC_Decode(rc));
+	st->open = true;
+	return 0;
+}
+
+static ssize_t read_random(struct rng_source *src, void *buf, size_t len)
+{
+	struct tpm2_state *st = src->priv;
+	unsigned char *out = buf;
+	size_t done = 0;
+	bool reconnected = false;
+
+	if (!st || !st->open)
+		return rng_source_why(src, -EBADF, "read before open");
+	while (done < len) {
+		TSS2_RC rc = TSS2_RC_SUCCESS;
+		size_t n = 0;
+
+		if (st->esys)
+			n = get_random(st, out + done, len - done, &rc);
+		if (n) {
+			done += n;
+			continue;
+		}
+		if (st->esys && !is_link_error(rc))
+			return done ? (ssize_t)done
+				    : rng_source_why(src, -EIO, "TPM2_GetRandom: %s", Tss2_RC_Decode(rc));
+		/* The link broke (or was broken by an earlier read): make it once more. */
+		if (reconnected)
+			return done ? (ssize_t)done
+				    : rng_source_why(src, -ECONNREFUSED, "TPM through '%s' lost: %s",
+						     st->tcti, Tss2_RC_Decode(rc));
+		reconnected = true;
+		rc = connect_tpm(st);
+		if (rc != TSS2_RC_SUCCESS)
+			return done ? (ssize_t)done
+				    : rng_source_why(src, -ECONNREFUSED, "cannot reconnect TCTI '%s': %s",
+						     st->tcti, Tss2_RC_Decode(rc));
+	}
+	return (ssize_t)done;
+}
+
+static ssize_t tpm2_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct tpm2_state *st = src->priv;
+	ssize_t r;
+
+	if (st)
+		st->in_read = true;
+	r = read_random(src, buf, len);
+	if (st)
+		st->in_read = false;
+	return r;
+}
+
+static void tpm2_close(struct rng_source *src)
+{
+	struct tpm2_state *st = src->priv;
+
+	if (!st)
+		return;
+	if (st->in_read) {
+		/* A read was cancelled midway: leak the contexts rather than touch them. */
+		st->esys = NULL;
+		st->tcti_ctx = NULL;
+		st->in_read = false;
+	}
+	disconnect(st);
+	st->open = false;
+}
+
+static void tpm2_destroy(struct rng_source *src)
+{
+	tpm2_close(src);
+	free(src->priv);
+	src->priv = NULL;
+}
+
+const struct rng_source_ops rng_source_tpm2_ops = {
+	.name = "tpm2",
+	.summary = "TPM 2.0 RNG through tss2-esys (/dev/tpmrm0 or a TCTI)",
+	.default_entropy_per_bit = TPM2_ENTROPY_PER_BIT,
+	.default_priority = 6,
+	.probe = tpm2_probe,
+	.open = tpm2_open,
+	.read = tpm2_read,
+	.close = tpm2_close,
+	.set_option = tpm2_set_option,
+	.destroy = tpm2_destroy,
+};

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * TPM 1.2 source through TrouSerS (libtspi talking to tcsd).
+ *
+ * Tspi_TPM_GetRandom needs neither an EK nor ownership. tcsd is a separate
+ * daemon that may be restarted under us: a lost connection is re-made with
+ * exponential back-off inside read(), bounded by reconnect_timeout, so the
+ * daemon sees a slow source rather than a dead one. TPM errors carry
+ * libtspi's own error string.
+ *
+ * Credit 0.5 per bit: TPM 1.2 RNGs are a vendor-specific mix of a hardware
+ * source and a DRBG the TCG specification does not pin down.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <tss/tspi.h>
+#include <trousers/trousers.h>
+#include <tss/tss_error.h>
+
+#include "sources/source.h"
+#include "sources/tpm_tss.h"
+
+static void native_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+const struct tpm_tss_api tpm_tss_api_native = {
+	.context_create = Tspi_Context_Create,
+	.context_connect = Tspi_Context_Connect,
+	.context_get_tpm = Tspi_Context_GetTpmObject,
+	.get_random = Tspi_TPM_GetRandom,
+	.free_memory = Tspi_Context_FreeMemory,
+	.context_close = Tspi_Context_Close,
+	.sleep_ms = native_sleep_ms,
+};
+
+struct tpm_tss_state {
+	const struct tpm_tss_api *api;
+	char host[256];                 /* "" = libtspi's default (TSS_TCSD_HOSTNAME or localhost) */
+	unsigned chunk;
+	unsigned reconnect_timeout_s;
+	TSS_HCONTEXT ctx;
+	TSS_HTPM tpm;
+	bool have_ctx, connected, open;
+	/*
+	 * Set while read() runs. The daemon cancels a reader thread that is
+	 * blocked in read(); if that happened inside libtspi, its internal
+	 * locks may still be held and Tspi_Context_Close would deadlock.
+	 */
+	bool in_read;
+	unsigned long reconnects;
+};
+
+static struct tpm_tss_state *state_get(struct rng_source *src)
+{
+	struct tpm_tss_state *st = src->priv;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->api = &tpm_tss_api_native;
+		st->chunk = TPM_TSS_CHUNK_DEFAULT;
+		st->reconnect_timeout_s = TPM_TSS_RECONNECT_TIMEOUT_S;
+		src->priv = st;
+	}
+	return st;
+}
+
+int tpm_tss_source_use_api(struct rng_source *src, const struct tpm_tss_api *api)
+{
+	struct tpm_tss_state *st = state_get(src);
+
+	if (!st)
+		return -ENOMEM;
+	st->api = api;
+	return 0;
+}
+
+unsigned long tpm_tss_source_reconnects(const struct rng_source *src)
+{
+	const struct tpm_tss_state *st = src->priv;
+
+	return st ? st->reconnects : 0;
+}
+
+/* ---- 1. Options ---------------------------------------------------------- */
+
+static int parse_uint(const char *value, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (value[0] < '0' || value[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(value, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int tpm_tss_set_option(struct rng_source *src, const char *key, const char *value)
+{
+	struct tpm_tss_state *st = state_get(src);
+	unsigned long v;
+
+	if (!st)
+		return -ENOMEM;
+	if (strcmp(key, "host") == 0) {
+		if (!value[0] || strlen(value) >= sizeof(st->host))
+			return rng_source_why(src, -EINVAL, "host '%s' is empty or too long", value);
+		(void)snprintf(st->host, sizeof(st->host), "%s", value);
+		return 0;
+	}
+	if (strcmp(key, "port") == 0) {
+		if (parse_uint(value, 1, 65535, &v) < 0)
+			return rng_source_why(src, -EINVAL, "port '%s' is not 1..65535", value);
+		/*
+		 * libtspi takes tcsd's port only from TSS_TCSD_PORT. Options are
+		 * parsed before any reader thread exists, so setting it here races
+		 * with nothing.
+		 */
+		if (setenv("TSS_TCSD_PORT", value, 1) < 0)
+			return rng_source_why(src, -errno, "cannot set TSS_TCSD_PORT");
+		return 0;
+	}
+	if (strcmp(key, "chunk") == 0) {
+		if (parse_uint(value, 1, TPM_TSS_CHUNK_MAX, &v) < 0)
+			return rng_source_why(src, -EINVAL, "chunk '%s' is not 1..%d", value, TPM_TSS_CHUNK_MAX);
+		st->chunk = (unsigned)v;
+		return 0;
+	}
+	if (strcmp(key, "reconnect_timeout") == 0) {
+		if (parse_uint(value, 0, 86400, &v) < 0)
+			return rng_source_why(src, -EINVAL, "reconnect_timeout '%s' is not 0..86400 seconds", value);
+		st->reconnect_timeout_s = (unsigned)v;
+		return 0;
+	}
+	return rng_source_why(src, -EINVAL,
+			      "unknown option '%s' (known: host, port, chunk, reconnect_timeout)", key);
+}
+
+/* ---- 2. Connection ------------------------------------------------------- */
+
+static const char *where(const struct tpm_tss_state *st)
+{
+	return st->host[0] ? st->host : "localhost";
+}
+
+static const char *port_of(void)
+{
+	const char *port = getenv("TSS_TCSD_PORT");
+
+	return port ? port : "30003";
+}
+
+static bool is_comm_error(TSS_RESULT r)
+{
+	UINT32 code = ERROR_CODE(r);
+
+	return code == ERROR_CODE(TSS_E_COMM_FAILURE) || code == ERROR_CODE(TSS_E_NO_CONNECTION) ||
+	       code == ERROR_CODE(TSS_E_CONNECTION_FAILED) ||
+	       code == ERROR_CODE(TSS_E_CONNECTION_BROKEN);
+}
+
+static void disconnect(struct tpm_tss_state *st)
+{
+	if (st->have_ctx)
+		(void)st->api->context_close(st->ctx);
+	st->have_ctx = false;
+	st->connected = false;
+}
+
+/* One attempt: context, connection, TPM object. Returns 0 or the TSS result. */
+static TSS_RESULT connect_once(struct tpm_tss_state *st)
+{
+	TSS_UNICODE *dest = NULL;
+	TSS_RESULT r;
+
+	disconnect(st);
+	r = st->api->context_create(&st->ctx);
+	if (r != TSS_SUCCESS)
+		return r;
+	st->have_ctx = true;
+	if (st->host[0]) {
+		dest = (TSS_UNICODE *)Trspi_Native_To_UNICODE((BYTE *)st->host, NULL);
+		if (!dest)
+			return TSS_E_OUTOFMEMORY;
+	}
+	r = st->api->context_connect(st->ctx, dest);
+	free(dest);
+	if (r == TSS_SUCCESS)
+		r = st->api->context_get_tpm(st->ctx, &st->tpm);
+	if (r != TSS_SUCCESS) {
+		disconnect(st);
+		return r;
+	}
+	st->connected = true;
+	return TSS_SUCCESS;
+}
+
+/* Reconnects with exponential back-off for at most reconnect_timeout. */
+static int reconnect(struct rng_source *src, struct tpm_tss_state *st)
+{
+	unsigned delay = TPM_TSS_BACKOFF_FIRST_MS;
+	unsigned long waited_ms = 0, limit_ms = st->reconnect_timeout_s * 1000UL;
+	unsigned attempts = 0;
+	TSS_RESULT r;
+
+	for (;;) {
+		attempts++;
+		r = connect_once(st);
+		if (r == TSS_SUCCESS) {
+			st->reconnects++;
+			(void)rng_source_why(src, 0, "reconnected to tcsd at %s:%s after %u attempts",
+					     where(st), port_of(), attempts);
+			return 0;
+		}
+		if (!is_comm_error(r) || waited_ms >= limit_ms)
+			break;
+		st->api->sleep_ms(delay);
+		waited_ms += delay;
+		delay = delay * 2 > TPM_TSS_BACKOFF_MAX_MS ? TPM_TSS_BACKOFF_MAX_MS : delay * 2;
+	}
+	return rng_source_why(src, -ECONNREFUSED, "tcsd at %s:%s unreachable after %u attempts: %s",
+			      where(st), port_of(), attempts, Trspi_Error_String(r));
+}
+
+/* ---- 3. The source ------------------------------------------------------- */
+
+static int tpm_tss_probe(struct rng_source *src)
+{
+	bool had_state = src->priv != NULL;
+	struct tpm_tss_state *st = state_get(src);
+	char host[256];
+	TSS_RESULT r;
+
+	if (!st)
+		return -ENOMEM;
+	/* An open source's connection is not touched by a probe. */
+	if (st->open)
+		return 0;
+	r = connect_once(st);
+	disconnect(st);
+	(void)snprintf(host, sizeof(host), "%s", where(st));
+	/* rngd -l probes and never closes: leave nothing allocated behind. */
+	if (!had_state) {
+		free(st);
+		src->priv = NULL;
+		st = NULL;
+	}
+	if (r != TSS_SUCCESS)
+		return rng_source_why(src, is_comm_error(r) ? -ECONNREFUSED : -ENODEV,
+				      "no TPM 1.2 through tcsd at %s:%s: %s", host, port_of(),
+				      Trspi_Error_String(r));
+	return 0;
+}
+
+static int tpm_tss_open(struct rng_source *src)
+{
+	struct tpm_tss_state *st = state_get(src);
+	TSS_RESULT r;
+
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	src->fd = -1;
+	r = connect_once(st);
+	if (r != TSS_SUCCESS)
+		return rng_source_why(src, is_comm_error(r) ? -ECONNREFUSED : -ENODEV,
+				      "cannot open TPM 1.2 through tcsd at %s:%s: %s", where(st),
+				      port_of(), Trspi_Error_String(r));
+	st->open = true;
+	return 0;
+}
+
+/* True if @data ends in TPM_TSS_ZERO_TAIL zero bytes: the stack filled less than asked. */
+static bool zero_tail(const BYTE *data, UINT32 n)
+{
+	BYTE any = 0;
+
+	if (n < 2 * TPM_TSS_ZERO_TAIL)
+		return false;
+	for (UINT32 i = n - TPM_TSS_ZERO_TAIL; i < n; i++)
+		any |= data[i];
+	return any == 0;
+}
+
+static ssize_t read_chunks(struct rng_source *src, void *buf, size_t len)
+{
+	struct tpm_tss_state *st = src->priv;
+	unsigned char *out = buf;
+	size_t done = 0;
+	int broken = 0;
+
+	if (!st || !st->open)
+		return rng_source_why(src, -EBADF, "read before open");
+	while (done < len) {
+		UINT32 n = (UINT32)(len - done < st->chunk ? len - done : st->chunk);
+		BYTE *data = NULL;
+		TSS_RESULT r;
+
+		if (!st->connected) {
+			int err = reconnect(src, st);
+
+			if (err < 0)
+				return done ? (ssize_t)done : err;
+		}
+		r = st->api->get_random(st->tpm, n, &data);
+		if (r == TSS_SUCCESS && data && zero_tail(data, n)) {
+			/* Drop the whole chunk (its length is unknowable) and ask for less. */
+			explicit_bzero(data, n);
+			(void)st->api->free_memory(st->ctx, data);
+			if (n / 2 < 2 * TPM_TSS_ZERO_TAIL)
+				return done ? (ssize_t)done
+					    : rng_source_why(src, -EIO, "Tspi_TPM_GetRandom keeps returning zero-filled data");
+			st->chunk = n / 2;
+			(void)rng_source_why(src, 0, "Tspi_TPM_GetRandom(%u) came back with a zero-filled tail "
+					     "(truncated by the TSS); requests lowered to %u bytes", n, st->chunk);
+			continue;
+		}
+		if (r == TSS_SUCCESS && data) {
+			memcpy(out + done, data, n);
+			explicit_bzero(data, n);
+			(void)st->api->free_memory(st->ctx, data);
+			done += n;
+			broken = 0;
+			continue;
+		}
+		if (data)
+			(void)st->api->free_memory(st->ctx, data);
+		if (r == TSS_SUCCESS)
+			return rng_source_why(src, -EIO, "Tspi_TPM_GetRandom returned success without data");
+		if (is_comm_error(r)) {
+			/* tcsd went away: drop the context; the loop reconnects. */
+			(void)rng_source_why(src, 0, "lost tcsd at %s:%s: %s", where(st), port_of(),
+					     Trspi_Error_String(r));
+			disconnect(st);
+			/* A link that breaks again right after each reconnect is not tcsd restarting. */
+			if (++broken > TPM_TSS_LINK_RETRIES)
+				return done ? (ssize_t)done
+					    : rng_source_why(src, -EIO, "tcsd at %s:%s drops every request: %s",
+							     where(st), port_of(), Trspi_Error_String(r));
+			continue;
+		}
+		if (done)
+			return (ssize_t)done;
+		return rng_source_why(src, -EIO, "Tspi_TPM_GetRandom: %s", Trspi_Error_String(r));
+	}
+	return (ssize_t)done;
+}
+
+static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct tpm_tss_state *st = src->priv;
+	ssize_t r;
+
+	if (st)
+		st->in_read = true;
+	r = read_chunks(src, buf, len);
+	if (st)
+		st->in_read = false;
+	return r;
+}
+
+static void tpm_tss_close(struct rng_source *src)
+{
+	struct tpm_tss_state *st = src->priv;
+
+	if (!st)
+		return;
+	if (st->in_read) {
+		/* A read was cancelled midway: leak the context rather than deadlock. */
+		st->have_ctx = false;
+		st->connected = false;
+		st->in_read = false;
+	}
+	disconnect(st);
+	st->open = false;
+}
+
+static void tpm_tss_destroy(struct rng_source *src)
+{
+	tpm_tss_close(src);
+	free(src->priv);
+	src->priv = NULL;
+}
+
+const struct rng_source_ops rng_source_tpm_ops = {
+	.name = "tpm",
+	.summary = "TPM 1.2 RNG through TrouSerS (tcsd)",
+	.default_entropy_per_bit = TPM_TSS_ENTROPY_PER_BIT,
+	.default_priority = 5,
+	.probe = tpm_tss_probe,
+	.open = tpm_tss_open,
+	.read = tpm_tss_read,
+	.close = tpm_tss_close,
+	.set_option = tpm_tss_set_option,
+	.destroy = tpm_tss_destroy,
+};

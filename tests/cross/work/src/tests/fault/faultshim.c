@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * LD_PRELOAD fault shim: reads (or writes) on file descriptors opened on
+ * one chosen path fail or shrink at seeded random points, so tests can
+ * drive rngd's source and sink error paths with a real file behind them.
+ *
+ * Environment (read once, at the first open of FAULT_PATH):
+ *   FAULT_PATH     the path (as passed to open) whose reads get faults
+ *   FAULT_SEED     PRNG seed (default 1): the same seed, the same faults
+ *   FAULT_RATE     faults per 1000 reads (default 100)
+ *   FAULT_KINDS    comma list of eio, eintr, eagain, short, eof (default all)
+ *   FAULT_SKIP     reads left alone before the first fault (default 0)
+ *   FAULT_MAX      faults to inject in all; then the faults clear (default: no end)
+ *   FAULT_DELAY_US sleep this long in every read of the path (slow source)
+ *   FAULT_LOG      append one line per injected fault: "read N: KIND"
+ *   FAULT_WRITES   1: the faults hit write() instead of read(); eof
+ *                  means ENOSPC there
+ *
+ * A short read (write) really reads (writes), fewer bytes than asked
+ * (1..len-1); every other fault consumes nothing.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_TRACKED_FD 4096
+
+enum fault_kind { FAULT_EIO, FAULT_EINTR, FAULT_EAGAIN, FAULT_SHORT, FAULT_EOF, FAULT_KINDS_N };
+
+static const char *const kind_names[FAULT_KINDS_N] = { "eio", "eintr", "eagain", "short", "eof" };
+
+/* The shim's own state: a preloaded library has no caller to own it. */
+static struct {
+	pthread_mutex_t lock;
+	bool configured;
+	const char *path;
+	uint64_t rng;
+	unsigned int rate;
+	unsigned int kinds[FAULT_KINDS_N];
+	unsigned int nkinds;
+	unsigned long skip, max, injected, reads;
+	unsigned long delay_us;
+	bool writes;
+	const char *log;
+	bool tracked[MAX_TRACKED_FD];
+} shim = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static unsigned long env_ulong(const char *name, unsigned long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 0) : dflt;
+}
+
+static void configure_locked(void)
+{
+	const char *kinds = getenv("FAULT_KINDS");
+
+	shim.configured = true;
+	shim.path = getenv("FAULT_PATH");
+	shim.rng = env_ulong("FAULT_SEED", 1);
+	shim.rate = (unsigned int)env_ulong("FAULT_RATE", 100);
+	shim.skip = env_ulong("FAULT_SKIP", 0);
+	shim.max = env_ulong("FAULT_MAX", (unsigned long)-1);
+	shim.delay_us = env_ulong("FAULT_DELAY_US", 0);
+	shim.log = getenv("FAULT_LOG");
+	shim.writes = env_ulong("FAULT_WRITES", 0) != 0;
+	for (unsigned int k = 0; k < FAULT_KINDS_N; k++)
+		if (!kinds || !*kinds || strstr(kinds, kind_names[k]))
+			shim.kinds[shim.nkinds++] = k;
+}
+
+static uint64_t next_random_locked(void)
+{
+	uint64_t z = (shim.rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void track(const char *path, int fd)
+{
+	if (fd < 0 || fd >= MAX_TRACKED_FD || !path)
+		return;
+	pthread_mutex_lock(&shim.lock);
+	if (!shim.configured)
+		configure_locked();
+	shim.tracked[fd] = shim.path && strcmp(path, shim.path) == 0;
+	pthread_mutex_unlock(&shim.lock);
+}
+
+static void *real(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+
+	if (!f) {
+		fprintf(stderr, "faultshim: no %s\n", name);
+		abort();
+	}
+	return f;
+}
+
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
+}
+
+int open(const char *path, int flags, ...)
+{
+	static int (*real_open)(const char *, int, ...);
+	va_list ap;
+	mode_t mode;
+	int fd;
+
+	if (!real_open)
+		real_open = real("open");
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	fd = real_open(path, flags, mode);
+	track(path, fd);
+	return fd;
+}
+
+int open64(const char *path, int flags, ...)
+{
+	static int (*real_open64)(const char *, int, ...);
+	va_list ap;
+	mode_t mode;
+	int fd;
+
+	if (!real_open64)
+		real_open64 = real("open64");
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	fd = real_open64(path, flags, mode);
+	track(path, fd);
+	return fd;
+}
+
+int __open_2(const char *path, int flags);
+int __open_2(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+int __open64_2(const char *path, int flags);
+int __open64_2(const char *path, int flags)
+{
+	return open64(path, flags);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	static int (*real_openat)(int, const char *, int, ...);
+	va_list ap;
+	mode_t mode;
+	int fd;
+
+	if (!real_openat)
+		real_openat = real("openat");
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	fd = real_openat(dirfd, path, flags, mode);
+	track(path, fd);
+	return fd;
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	return openat(dirfd, path, flags, mode);
+}
+
+int close(int fd)
+{
+	static int (*real_close)(int);
+
+	if (!real_close)
+		real_close = real("close");
+	if (fd >= 0 && fd < MAX_TRACKED_FD) {
+		pthread_mutex_lock(&shim.lock);
+		shim.tracked[fd] = false;
+		pthread_mutex_unlock(&shim.lock);
+	}
+	return real_close(fd);
+}
+
+static void log_fault(const char *op, unsigned long call_no, const char *kind)
+{
+	FILE *f;
+
+	if (!shim.log)
+		return;
+	f = fopen(shim.log, "ae");
+	if (!f)
+		return;
+	fprintf(f, "%s %lu: %s\n", op, call_no, kind);
+	fclose(f);
+}
+
+/* Whether this read or write on @fd gets a fault, which, and how short. */
+static enum fault_kind decide(int fd, bool is_write, size_t len, size_t *short_len)
+{
+	enum fault_kind kind = FAULT_KINDS_N;
+	unsigned long call_no = 0, delay = 0;
+
+	if (fd < 0 || fd >= MAX_TRACKED_FD)
+		return kind;
+	pthread_mutex_lock(&shim.lock);
+	if (shim.tracked[fd] && shim.writes == is_write) {
+		call_no = ++shim.reads;
+		delay = shim.delay_us;
+		if (call_no > shim.skip && shim.injected < shim.max && shim.nkinds &&
+		    next_random_locked() % 1000 < shim.rate) {
+			kind = shim.kinds[next_random_locked() % shim.nkinds];
+			if (kind == FAULT_SHORT && len < 2)
+				kind = FAULT_KINDS_N;
+			else
+				shim.injected++;
+			if (kind == FAULT_SHORT)
+				*short_len = 1 + next_random_locked() % (len - 1);
+		}
+		if (kind != FAULT_KINDS_N)
+			log_fault(is_write ? "write" : "read", call_no, kind_names[kind]);
+	}
+	pthread_mutex_unlock(&shim.lock);
+	if (delay) {
+		struct timespec ts = { (time_t)(delay / 1000000), (long)(delay % 1000000) * 1000 };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+	return kind;
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	static ssize_t (*real_read)(int, void *, size_t);
+	size_t short_len = 0;
+
+	if (!real_read)
+		real_read = real("read");
+	switch (decide(fd, false, len, &short_len)) {
+	case FAULT_EIO: errno = EIO; return -1;
+	case FAULT_EINTR: errno = EINTR; return -1;
+	case FAULT_EAGAIN: errno = EAGAIN; return -1;
+	case FAULT_EOF: return 0;
+	case FAULT_SHORT: return real_read(fd, buf, short_len);
+	case FAULT_KINDS_N: break;
+	}
+	return real_read(fd, buf, len);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	static ssize_t (*real_write)(int, const void *, size_t);
+	size_t short_len = 0;
+
+	if (!real_write)
+		real_write = real("write");
+	switch (decide(fd, true, len, &short_len)) {
+	case FAULT_EIO: errno = EIO; return -1;
+	case FAULT_EINTR: errno = EINTR; return -1;
+	case FAULT_EAGAIN: errno = EAGAIN; return -1;
+	case FAULT_EOF: errno = ENOSPC; return -1;
+	case FAULT_SHORT: return real_write(fd, buf, short_len);
+	case FAULT_KINDS_N: break;
+	}
+	return real_write(fd, buf, len);
+}
+
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen);
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		abort();
+	return read(fd, buf, len);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Malformed options and config lines: one error line naming the option or
+# FILE:LINE, exit 2. -h, -v and -l (unprivileged) exit 0; the command line
+# overrides the config file; a second rngd on the same pid file exits 3
+# naming the pid that holds it.
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+skip_unless_guard
+
+# expect_usage EXPECTED-MESSAGE ARGS...
+expect_usage() {
+	local want=$1 rc
+	shift
+	"$GUARD" -- "$RNGD" "$@" > "$T/o" 2> "$T/e"
+	rc=$?
+	[ "$rc" = 2 ] || fail "rngd $* exited $rc, expected 2 ($(cat "$T/e"))"
+	[ "$(wc -l < "$T/e")" = 1 ] || fail "rngd $*: expected one error line, got: $(cat "$T/e")"
+	grep -qF -- "$want" "$T/e" || fail "rngd $*: error '$(cat "$T/e")' lacks '$want'"
+}
+
+expect_usage "rngd: unknown option '--bogus'" -c /dev/null --bogus
+expect_usage "rngd: unknown option '-z'" -c /dev/null -z
+expect_usage "option '-r' needs a value" -c /dev/null -r
+expect_usage "'fill-watermark' needs a number of bits 0..4096, not 'lots'" -c /dev/null -W lots
+expect_usage "'random-step' needs a byte count" -c /dev/null -s 0
+expect_usage "'on-fail' needs drop or mix, not 'keep'" -c /dev/null --on-fail=keep
+expect_usage "-O (option) needs SOURCE:KEY:VALUE, not 'hwrng'" -c /dev/null -O hwrng
+expect_usage "no source named 'nosuch'" -c /dev/null -x nosuch
+expect_usage "source hwrng: unknown key 'colour'" -c /dev/null -O hwrng:colour:red
+expect_usage "needs a number 0.0..1.0, not '1.5'" -c /dev/null -O hwrng:entropy_per_bit:1.5
+expect_usage "unexpected argument 'extra'" -c /dev/null extra
+expect_usage "$T/none: No such file or directory" -c "$T/none"
+
+printf '# comment\n\nforeground = yes\nfrobnicate = 3\n' > "$T/c1"
+expect_usage "$T/c1:4: unknown key 'frobnicate'" -c "$T/c1"
+printf 'on-fail = maybe\n' > "$T/c2"
+expect_usage "$T/c2:1: 'on-fail' needs drop or mix, not 'maybe'" -c "$T/c2"
+printf 'quiet = yes\nrng-device\n' > "$T/c3"
+expect_usage "$T/c3:2: expected 'key = value'" -c "$T/c3"
+printf 'foreground = perhaps\n' > "$T/c4"
+expect_usage "$T/c4:1: 'foreground' needs yes or no, not 'perhaps'" -c "$T/c4"
+printf 'list = yes\n' > "$T/c5"
+expect_usage "$T/c5:1: unknown key 'list'" -c "$T/c5"
+
+"$GUARD" -- "$RNGD" -h > "$T/o" 2>&1 || fail "-h"
+grep -q -- "--on-fail=drop|mix" "$T/o" || fail "-h lacks --on-fail"
+"$GUARD" -- "$RNGD" -v > "$T/o" 2>&1 || fail "-v"
+grep -qE '^rngd [0-9]' "$T/o" || fail "-v prints no version"
+"$GUARD" -- setpriv --reuid=65534 --regid=65534 --clear-groups "$RNGD" -c /dev/null -l > "$T/o" 2>&1 || fail "-l as nobody: $(cat "$T/o")"
+grep -qE '^hwrng +(yes|no|as-root) ' "$T/o" || fail "-l lacks hwrng"
+grep -qE '^file +no .*no file given' "$T/o" || fail "-l does not say why file is unusable"
+
+# The command line overrides the config file.
+"$HELPER" gen random 20 "$T/in" || fail gen
+printf 'exclude = all\nrandom-device = %s\nrng-device = %s\n' "$T/sink_conf" "$T/in" > "$T/c6"
+rm -f "$T/pid"
+"$GUARD" -p "$T/pid" -- "$RNGD" -f -c "$T/c6" -o "$T/sink_cli" --quarantine-after=0 2> "$T/log" &
+GUARD_JOB=$!
+for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.05; done
+RNGD_PID=$(cat "$T/pid")
+wait_log "no usable source left"
+stop_rngd TERM
+[ -s "$T/sink_cli" ] && [ ! -e "$T/sink_conf" ] || fail "-o did not override random-device from the config"
+
+# One instance per pid file.
+mkfifo "$T/fifo"
+start_rngd -x all -r "$T/fifo" -o "$T/sink" -p "$T/rngd.pid"
+wait_log "opened $T/fifo"
+"$GUARD" -- "$RNGD" -f -c /dev/null -x all -r "$T/fifo" -o "$T/sink2" -p "$T/rngd.pid" > "$T/o" 2> "$T/e"
+rc=$?
+[ "$rc" = 3 ] || fail "second rngd exited $rc, expected 3"
+grep -q "another rngd (pid $RNGD_PID) holds $T/rngd.pid" "$T/e" || fail "second rngd did not name the holder: $(cat "$T/e")"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "first rngd exited $RC"
+# -b: the parent returns 0 at once, the daemon writes its own pid and
+# feeds the sink; SIGTERM stops it.
+"$HELPER" gen random 10 "$T/bg_in" || fail gen
+"$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/bg_in" -o "$T/bg_sink" -p "$T/bg.pid" 2> "$T/e" ||
+	fail "rngd -b returned non-zero: $(cat "$T/e")"
+for _ in $(seq 100); do [ -s "$T/bg.pid" ] && [ -s "$T/bg_sink" ] && break; sleep 0.05; done
+bgpid=$(cat "$T/bg.pid")
+[ -n "$bgpid" ] && kill -0 "$bgpid" 2>/dev/null || fail "no daemon behind the pid file"
+[ "$(awk '{print $4}' /proc/"$bgpid"/stat)" = 1 ] || [ "$(awk '{print $6}' /proc/"$bgpid"/stat)" = "$bgpid" ] ||
+	fail "the daemon is neither re-parented nor a session leader"
+[ "$(stat -c %s "$T/bg_sink")" -gt 0 ] || fail "the daemon fed nothing"
+kill -TERM "$bgpid"
+for _ in $(seq 100); do kill -0 "$bgpid" 2>/dev/null || break; sleep 0.05; done
+! kill -0 "$bgpid" 2>/dev/null || fail "the daemon ignored SIGTERM"
+
+echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3); -b daemonises"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# rng_quality and rng_current, against a stand-in sysfs folder
+# (--hwrng-sysfs): with the kernel sink and the hwrng source, rngd sets
+# rng_quality to 0, treats a change of rng_current as a new source (fresh
+# gate), and restores the quality at exit only if the same device is still
+# current; --no-take-credit leaves it alone.
+#
+# The kernel sink here is /dev/null inside the guard: the host pool is
+# ready, the top-up interval is beyond the run, so nothing is written (the
+# summary must say 0 bytes); RNDADDENTROPY on /dev/null would fail anyway.
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+skip_unless_guard
+[ -r /proc/sys/kernel/random/entropy_avail ] || { echo "SKIP: no random sysctl"; exit 77; }
+
+sys=$T/sys
+mkdir "$sys"
+run() {
+	start_rngd -x all -n hwrng -O hwrng:device:/dev/urandom -o /dev/null --topup-interval=86400 \
+		--hwrng-sysfs="$sys" --state-dir="$T/state" "$@"
+	wait_log "feeding the kernel sink /dev/null"
+}
+sink_written() { grep -oE "sink kernel: bytes written [0-9]+" "$T/log" | awk '{print $NF}'; }
+
+# 1. Same device all along: quality 0 while running, restored at exit.
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") while rngd gates hwrng"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC"
+[ "$(sink_written)" = 0 ] || fail "the kernel sink wrote $(sink_written) bytes"
+[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "rng_quality not restored: $(cat "$sys/rng_quality")"
+grep -qE "hwrng: .*restored" "$T/log" || fail "restoring rng_quality was not logged"
+
+# 2. rng_current changes behind rngd: a fresh gate; the old quality is not
+#    written over the new device at exit.
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+echo fake1 > "$sys/rng_current"; echo 900 > "$sys/rng_quality"
+wait_log "hwrng: .*a new source with a fresh gate" 15
+[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality of the new device not set to 0"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC"
+grep -qE "fake0" "$T/log" && grep -qE "fake1" "$T/log" || fail "the device change was not logged by name"
+
+# 3. --no-take-credit: untouched.
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run --no-take-credit
+wait_log "no-take-credit"
+stop_rngd TERM
+[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "--no-take-credit changed rng_quality"
+
+# 4. An unclean exit (SIGKILL: what the watchdog's SIGABRT amounts to)
+#    leaves 0; the next rngd restores the original from the state file,
+#    not the 0 it finds, and a clean exit removes the record.
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+[ "$(cat "$T/state/hwrng-quality" 2>/dev/null)" = "rngd hwrng-quality 1
+fake0 1000" ] || fail "no state file before rng_quality was set to 0: $(cat "$T/state/hwrng-quality" 2>&1)"
+stop_rngd KILL
+[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") after SIGKILL"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC"
+[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "after SIGKILL and restart, rng_quality ended at $(cat "$sys/rng_quality"), not 1000"
+grep -qE "hwrng: .*left by an unclean exit: 1000" "$T/log" || fail "the recovered value was not logged"
+[ ! -e "$T/state/hwrng-quality" ] || fail "the state file outlived a clean restore"
+echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Signals: SIGUSR1 logs per-source stats within 1 s, both while the loop
+# is busy gating a fast stream and while the only source blocks (a FIFO
+# with no writer); SIGHUP re-reads the config and re-opens sources;
+# SIGINT and SIGTERM exit 0 with a summary. --stats-file is Prometheus text.
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+skip_unless_guard
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# usr1_latency: ms from kill -USR1 to the stats lines in the log.
+usr1_latency() {
+	local before t0 t1
+	before=$(grep -c "rngd: stats: sink" "$T/log")
+	t0=$(now_ms)
+	kill -USR1 "$RNGD_PID"
+	while [ "$(grep -c "rngd: stats: sink" "$T/log")" -le "$before" ]; do
+		[ $(( $(now_ms) - t0 )) -gt 5000 ] && fail "no stats 5 s after SIGUSR1"
+		sleep 0.01
+	done
+	t1=$(now_ms)
+	echo $(( t1 - t0 ))
+}
+
+# Busy: an endless random stream through the gate into a FIFO sink.
+mkfifo "$T/src" "$T/sinkfifo"
+cat "$T/sinkfifo" > /dev/null &
+reader=$!
+head -c 200000000 /dev/urandom > "$T/src" &
+writer=$!
+start_rngd -x all -r "$T/src" -o "$T/sinkfifo" --stats-file "$T/metrics" --stats-interval 1
+wait_log "opened $T/src"
+sleep 1
+busy=$(usr1_latency)
+[ "$busy" -lt 1000 ] || fail "SIGUSR1 took $busy ms while busy"
+grep -qE "file: stats: active, bytes read [1-9][0-9]*, blocks passed [1-9]" "$T/log" || fail "stats line lacks per-source counters"
+for _ in $(seq 60); do [ -f "$T/metrics" ] && break; sleep 0.05; done
+grep -qE '^rngd_source_blocks_passed_total\{source="file"\} [1-9][0-9]*$' "$T/metrics" || fail "stats file lacks blocks passed"
+grep -qE '^rngd_source_test_failures_total\{source="file",test="monobit"\} [0-9]+$' "$T/metrics" || fail "stats file lacks per-test failures"
+grep -q '^# TYPE rngd_source_bits_credited_total counter$' "$T/metrics" || fail "stats file lacks TYPE lines"
+[ ! -e "$T/metrics.tmp" ] || fail "stats file written in place, not renamed"
+kill -HUP "$RNGD_PID"
+wait_log "configuration reloaded" 5
+stop_rngd INT
+[ "$RC" = 0 ] || fail "rngd exited $RC after SIGINT"
+grep -q "SIGINT received; exiting" "$T/log" || fail "no SIGINT message"
+grep -q "notice: file: summary:" "$T/log" || fail "no summary after SIGINT"
+kill "$writer" "$reader" 2>/dev/null; wait "$writer" "$reader" 2>/dev/null
+
+# Idle: the only source is a FIFO nobody writes to; its reader thread blocks.
+rm -f "$T/src"; mkfifo "$T/src"
+start_rngd -x all -r "$T/src" -o "$T/sink"
+wait_log "opened $T/src"
+wait_log "end of data"
+sleep 0.3
+idle=$(usr1_latency)
+[ "$idle" -lt 1000 ] || fail "SIGUSR1 took $idle ms while the source blocks"
+t0=$(now_ms)
+stop_rngd TERM
+t1=$(now_ms)
+[ "$RC" = 0 ] || fail "rngd exited $RC after SIGTERM"
+[ $(( t1 - t0 )) -lt 2000 ] || fail "SIGTERM took $(( t1 - t0 )) ms with a blocked source"
+echo "ok: SIGUSR1 stats in $busy ms (busy) and $idle ms (blocked source); SIGTERM exit in $(( t1 - t0 )) ms"

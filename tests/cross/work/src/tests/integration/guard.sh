@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Run a command that may feed entropy where it cannot reach this machine's
+# pool: in a private mount namespace (unshare -m) where /dev/random (and
+# /dev/hwrng, if present) are bind-mounted over by empty regular files.
+#
+#   guard.sh [-w] [-p PIDFILE] -- COMMAND [ARG]...
+#
+# -p: write the command's pid (it is exec'd, so signals reach it directly).
+# -w: the test means to write to /dev/random; without it, anything written
+#     there fails the guard (exit 99) whatever the command returned.
+# Exit: the command's status, 77 (skip) without root or unshare, 99 if
+# /dev/random was written unasked.
+set -u
+allow_write=0
+pidfile=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-w) allow_write=1; shift ;;
+	-p) pidfile=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "guard.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "guard.sh: no command" >&2; exit 2; }
+
+if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
+	echo "guard.sh: needs root and unshare -m; skipping" >&2
+	exit 77
+fi
+
+gdir=$(mktemp -d "${TMPDIR:-/tmp}/rngd-guard.XXXXXX")
+trap 'rm -rf "$gdir"' EXIT
+: > "$gdir/random"
+: > "$gdir/hwrng"
+export GUARD_DIR=$gdir GUARD_PIDFILE=$pidfile
+
+unshare -m --propagation private -- bash -c '
+	set -e
+	mount --bind "$GUARD_DIR/random" /dev/random
+	if [ -e /dev/hwrng ]; then mount --bind "$GUARD_DIR/hwrng" /dev/hwrng; fi
+	# Refuse to run unless the bind really took: a bug must not reach the pool.
+	[ -f /dev/random ] || { echo "guard.sh: /dev/random is not covered" >&2; exit 98; }
+	if [ -n "$GUARD_PIDFILE" ]; then echo $$ > "$GUARD_PIDFILE"; fi
+	exec "$@"
+' guard "$@" &
+child=$!
+# Pass TERM/INT on, so killing the test does not orphan the command.
+trap 'kill -TERM $child 2>/dev/null' TERM INT
+wait $child
+rc=$?
+size=$(stat -c %s "$gdir/random")
+if [ "$allow_write" = 0 ] && [ "$size" != 0 ]; then
+	echo "guard.sh: FAIL: $size bytes were written to the guarded /dev/random" >&2
+	exit 99
+fi
+if [ "$allow_write" = 1 ]; then
+	echo "$size" > "${GUARD_WRITTEN:-/dev/null}"
+fi
+exit $rc

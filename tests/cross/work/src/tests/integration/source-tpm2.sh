@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# TPM 2.0 through tss2-esys on the host: swtpm --tpm2 on 127.0.0.1 (started
+# with startup-clear, so TPM2_Startup is done), the tpm2 source on the
+# swtpm TCTI. Its bytes pass the gate; when swtpm goes away the read fails
+# with a reason instead of hanging or returning zeros; rngd -l with the
+# TCTI option calls it usable. Missing swtpm fails the test.
+. "$top_srcdir/tests/integration/source-lib.sh"
+need_tool swtpm python3
+
+port=$(free_port_pair)
+[ -n "$port" ] || fail "no free pair of loopback ports"
+ctrl=$(( port + 1 ))
+mkdir -p "$T/state"
+spawn swtpm swtpm socket --tpm2 --tpmstate dir="$T/state" \
+	--server type=tcp,port="$port",bindaddr=127.0.0.1 \
+	--ctrl type=tcp,port="$ctrl",bindaddr=127.0.0.1 \
+	--flags not-need-init,startup-clear
+SWTPM_PID=$LAST_PID
+wait_port "$port"
+TCTI="tcti:swtpm:host=127.0.0.1,port=$port"
+
+"$DUMP" -v -O "$TCTI" -n $(( 4 + 200 * 2500 )) tpm2 > "$T/tpm2.bin" 2> "$T/dump.err" || fail "source-dump tpm2 failed"
+[ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * 2500 )) ] || fail "short dump"
+read -r bad run rct apt < <(gate_report "$T/tpm2.bin" 200) || fail "rngtest"
+[ "$bad" -le 5 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
+	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 200 blocks"
+rate=$(tail -1 "$T/dump.err" | sed 's/^source-dump: //')
+
+"$top_builddir/rngd/rngd" -l -O "tpm2:$TCTI" > "$T/list.out" 2>&1 || fail "rngd -l failed"
+grep -qE '^tpm2 +yes ' "$T/list.out" || fail "rngd -l with the swtpm TCTI: $(grep tpm2 "$T/list.out")"
+
+# swtpm gone in the middle of a paced dump: a clear failure, never zeros.
+"$DUMP" -v -O "$TCTI" -n $(( 1000 * 2500 )) -c 2500 -d 20 tpm2 > "$T/cut.bin" 2> "$T/cut.err" &
+dump_pid=$!
+HELPER_PIDS+=("$dump_pid")
+sleep 1
+stop_pid "$SWTPM_PID"
+wait "$dump_pid"
+rc=$?
+HELPER_PIDS=("${HELPER_PIDS[@]/$dump_pid}")
+[ "$rc" = 1 ] || fail "source-dump went on without swtpm (exit $rc)"
+grep -qE "read failed after [0-9]+ bytes: .*(lost|reconnect)" "$T/cut.err" || fail "no reason: $(tail -2 "$T/cut.err")"
+python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(1 if b"\0" * 16 in d else 0)' "$T/cut.bin" ||
+	fail "zeros in the output around the disconnect"
+echo "ok: tpm2 via swtpm TCTI on 127.0.0.1:$port; $rate; 200 blocks, $bad FIPS failures; cut-off reported: $(grep -o 'read failed.*' "$T/cut.err" | head -1)"

@@ -1,0 +1,33 @@
+# tests/integration/sources.mk: host tests of issue 4's sources through
+# source-dump (no daemon): RDRAND into rngtest, PadLock's honest refusal,
+# sysstat's zero credit and gate behaviour, TPM 1.2 through swtpm + tcsd
+# (with a tcsd restart) and TPM 2.0 through swtpm, all on 127.0.0.1.
+check_PROGRAMS += tests/integration/source-dump
+tests_integration_source_dump_SOURCES = tests/integration/source-dump.c
+tests_integration_source_dump_LDADD = sources/libsources.a $(SOURCES_LIBS)
+
+SOURCE_INTEGRATION_TESTS =
+# RDRAND and PadLock exist only in x86 builds (issue 17).
+if RNGD_CPU_X86
+SOURCE_INTEGRATION_TESTS += \
+	tests/integration/source-rdrand.sh \
+	tests/integration/source-padlock.sh
+endif
+if HAVE_LIBGCRYPT
+SOURCE_INTEGRATION_TESTS += tests/integration/source-sysstat.sh
+endif
+if HAVE_LIBTSPI
+SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm12.sh
+endif
+if HAVE_TSS2_ESYS
+SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm2.sh
+endif
+TESTS += $(SOURCE_INTEGRATION_TESTS)
+
+EXTRA_DIST += \
+	tests/integration/source-lib.sh \
+	tests/integration/source-rdrand.sh \
+	tests/integration/source-padlock.sh \
+	tests/integration/source-sysstat.sh \
+	tests/integration/source-tpm12.sh \
+	tests/integration/source-tpm2.sh

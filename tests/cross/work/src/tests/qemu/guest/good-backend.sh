@@ -1,0 +1,42 @@
+# Scenario 1: virtio-rng on the host's /dev/urandom, pre-ready boot line.
+# rngd with only the hwrng source and the kernel sink makes the pool ready.
+need_rngd || return 0
+
+early=$(guest-getrandom)
+if [ "$early" = EAGAIN ] && [ -z "$(crng_done_at)" ]; then
+	result pre-ready PASS "getrandom(GRND_NONBLOCK) EAGAIN, rng_quality $(hwrng_quality)"
+else
+	result pre-ready FAIL "pool already ready before rngd ($early, crng init done at '$(crng_done_at)')"
+	return 0
+fi
+
+t_start=$(uptime_s)
+start_rngd -x all -n hwrng -o /dev/random
+out=$(guest-getrandom -w 60)
+done_at=$(crng_done_at)
+if rngd_alive; then
+	result rngd-running PASS "pid $RNGD_PID"
+else
+	result rngd-running FAIL "rngd exited: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
+	return 0
+fi
+if [ -n "$done_at" ] && flt "$t_start" "$done_at"; then
+	result crng-after-rngd PASS "rngd started at $t_start s, crng init done at $done_at s ($out)"
+	bench rngd-crng-ready "$(fsub "$done_at" "$t_start") s from rngd start to crng init done"
+else
+	result crng-after-rngd FAIL "rngd started at $t_start s, crng init done at '${done_at:-never}' ($out)"
+fi
+
+if rngd_stats 2; then
+	passed=$(source_counter hwrng "blocks passed")
+	credited=$(sink_credited)
+	if [ "${passed:-0}" -gt 0 ] && [ "${credited:-0}" -gt 0 ]; then
+		result credited PASS "blocks passed $passed, bits credited $credited"
+	else
+		result credited FAIL "blocks passed '${passed}', bits credited '${credited}'"
+	fi
+else
+	result credited FAIL "no answer to SIGUSR1 within 2 s"
+fi
+stop_rngd
+check_clean_exit

@@ -1,0 +1,67 @@
+# Scenario 3: QEMU limits virtio-rng (variant: the limit in bytes/s). rngd
+# starved of input must not spin, must still answer SIGUSR1 within a
+# second, and must see (and report) a rate no higher than the limit.
+need_rngd || return 0
+limit=${VARIANT:-1024}
+span=10
+
+start_rngd -x all -n hwrng -o /dev/random
+sleep 1
+if ! rngd_alive; then
+	result rngd-running FAIL "rngd exited: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
+	return 0
+fi
+# utime + stime of all threads, in clock ticks (USER_HZ = 100).
+cpu_ticks() { awk '{ print $14 + $15 }' /proc/$RNGD_PID/stat; }
+rngd_stats 2
+read0=$(source_counter hwrng "bytes read")
+tick0=$(cpu_ticks)
+t0=$(uptime_s)
+sleep $span
+tick1=$(cpu_ticks)
+answered=no
+rngd_stats 1 && answered=yes
+t1=$(uptime_s)
+read1=$(source_counter hwrng "bytes read")
+secs=$(fsub "$t1" "$t0")
+cpu=$(awk -v t=$((tick1 - tick0)) -v s="$secs" 'BEGIN { printf "%.1f", t / s }')
+
+if flt "$cpu" 5; then
+	result no-spin PASS "rngd used ${cpu}% CPU over ${secs} s while starved"
+else
+	result no-spin FAIL "rngd used ${cpu}% CPU over ${secs} s while starved"
+fi
+if [ $answered = yes ]; then
+	result sigusr1 PASS "stats answered in $STATS_ANSWER_S s"
+else
+	result sigusr1 FAIL "no answer to SIGUSR1 within 1 s"
+fi
+if [ -n "$read0" ] && [ -n "$read1" ]; then
+	rate=$(fdiv $((read1 - read0)) "$secs")
+	bench starved-rate "rngd saw $rate bytes/s from hwrng (QEMU limit $limit bytes/s)"
+	# QEMU's limit holds per period, so allow one period of slack.
+	if flt 0 "$rate" && flt "$rate" "$(awk -v l="$limit" -v s="$secs" 'BEGIN { print l * (s + 1) / s }')"; then
+		result rate-seen PASS "$rate bytes/s read by rngd, limit $limit"
+	else
+		result rate-seen FAIL "$rate bytes/s read by rngd, limit $limit"
+	fi
+else
+	result rate-seen FAIL "rngd's stats gave no bytes read ('$read0' -> '$read1')"
+fi
+stop_rngd
+check_clean_exit
+
+# rngd's own report of the rate: test mode (-t) prints each source's
+# passing rate and feeds nothing.
+rngd -t -x all -n hwrng > /run/rates.out 2>/run/rates.err &
+tpid=$!
+sleep 8
+kill -TERM $tpid 2>/dev/null
+wait $tpid 2>/dev/null
+line=$(grep 'passing bytes/s' /run/rates.out | tail -n 1)
+reported=$(echo "$line" | sed -n 's/^[^:]*: \([0-9.]*\) passing bytes\/s.*/\1/p')
+if [ -n "$reported" ] && flt "$reported" "$(awk -v l="$limit" 'BEGIN { print l * 1.5 }')"; then
+	result rate-reported PASS "rngd -t: $line"
+else
+	result rate-reported FAIL "rngd -t printed '${line:-nothing}' ($(tail -n 2 /run/rates.err | tr '\n' '|'))"
+fi

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Guest scenario for kernel-patches 0002/0003 (IRQF_SAMPLE_DUBIOUS): an e1000
+# guest NIC on a QEMU dgram netdev bound to 127.0.0.1 receives raw Ethernet
+# frames (EtherType 0x88B5, no IP) from tests/qemu/send-frames, and the guest
+# compares its e1000 interrupt count from /proc/interrupts with the random
+# core's counters under /proc/sys/kernel/random.
+#
+# Two boots, both before the pool is ready (random.trust_cpu=off
+# random.trust_bootloader=off rng_core.default_quality=0, no virtio-rng, no
+# rngd, nothing that blocks on randomness):
+#   default: dubious_irqs_mixed grows with the e1000 interrupts and
+#            irq_credit_bits_dubious stays 0; then the sysctl
+#            kernel.random.credit_dubious_irqs=1 makes it grow.
+#   credit:  random.credit_dubious_irqs=1 on the command line makes
+#            irq_credit_bits_dubious grow from the start.
+# Prints the guest's RESULT lines; exit 0 if all pass, 1 if any fails or the
+# guest never finishes, 77 if a prerequisite is missing.
+#
+# Environment: RNGD_QEMU_KERNEL or RNGD_GUEST_KERNEL (a bzImage; default:
+# the one kernel-patches/build-kernel builds or has cached),
+# QEMU_TIMEOUT (s per boot, default 240), KEEP_LOGS=1 keeps the temp dir.
+set -euo pipefail
+
+scenario=dubious-irqs
+qemu_dir=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$qemu_dir/../.." && pwd)
+timeout_s=${QEMU_TIMEOUT:-240}
+
+skip() { echo "$scenario: SKIP: $*"; exit 77; }
+die() { echo "$scenario: error: $*" >&2; exit 1; }
+
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 missing"
+command -v python3 >/dev/null || skip "python3 missing (send-frames)"
+[ -x "$qemu_dir/make-initramfs" ] || skip "tests/qemu/make-initramfs missing"
+[ -f "$qemu_dir/guest/init" ] && [ -f "$qemu_dir/guest/lib.sh" ] ||
+	skip "tests/qemu/guest/init or lib.sh missing"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rngd-$scenario.XXXXXX")
+cleanup() {
+	[ -n "${qemu_pid:-}" ] && kill "$qemu_pid" 2>/dev/null || true
+	if [ "${KEEP_LOGS:-0}" = 1 ]; then echo "$scenario: logs kept in $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+kernel=${RNGD_QEMU_KERNEL:-${RNGD_GUEST_KERNEL:-}}
+if [ -z "$kernel" ]; then
+	kernel=$("$top/kernel-patches/build-kernel") || die "build-kernel failed"
+fi
+[ -f "$kernel" ] || die "no kernel image at $kernel"
+
+# The guest half, run by the guest's /init (busybox sh) with lib.sh sourced.
+mkdir -p "$work/guest"
+cp "$qemu_dir/guest/init" "$qemu_dir/guest/lib.sh" "$work/guest/"
+cat > "$work/guest/$scenario.sh" <<'GUEST'
+R=/proc/sys/kernel/random
+NIC=eth0
+# Interrupts of the NIC's line, summed over CPUs; -1 if it has none.
+nic_irqs() {
+	awk -v nic="$NIC" '
+		{ for (i = 2; i <= NF; i++) if ($i == nic || $i == nic ",") found = 1 }
+		found { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s; exit }
+		END { if (!found) print -1 }' /proc/interrupts
+}
+counters() { echo "$(nic_irqs) $(cat $R/dubious_irqs_mixed) $(cat $R/irq_credit_bits_dubious) $(cat $R/irq_credit_bits_other)"; }
+# Let the host send frames for $1 s; returns once they have all arrived.
+traffic() {
+	echo "HOST send-frames $1"
+	sleep $(($1 + 2))
+}
+
+if [ ! -r $R/dubious_irqs_mixed ]; then
+	result counters FAIL "no $R/dubious_irqs_mixed: kernel without patch 0002"
+	exit 1
+fi
+if pool_ready; then
+	result pre-ready FAIL "the pool was ready before the test: credit cannot be observed"
+else
+	result pre-ready PASS "pool not ready at $(uptime_s) s (getrandom EAGAIN)"
+fi
+if ip link set $NIC up && ip link set $NIC promisc on; then
+	:
+else
+	result nic FAIL "cannot bring $NIC up"
+	exit 1
+fi
+sleep 1
+
+want=0
+[ "$VARIANT" = credit ] && want=1
+switch=$(cat $R/credit_dubious_irqs)
+if [ "$switch" = "$want" ]; then
+	result switch PASS "kernel.random.credit_dubious_irqs=$switch on a '$VARIANT' boot"
+else
+	result switch FAIL "kernel.random.credit_dubious_irqs=$switch, expected $want"
+fi
+if (echo 0 > $R/dubious_irqs_mixed) 2>/dev/null; then
+	result counters-read-only FAIL "writing dubious_irqs_mixed succeeded"
+else
+	result counters-read-only PASS "dubious_irqs_mixed refuses writes"
+fi
+
+set -- $(counters)
+irq0=$1 mixed0=$2 dub0=$3 other0=$4
+traffic 8
+set -- $(counters)
+irq1=$1 mixed1=$2 dub1=$3 other1=$4
+dirq=$((irq1 - irq0)) dmixed=$((mixed1 - mixed0)) ddub=$((dub1 - dub0)) dother=$((other1 - other0))
+figures="e1000 irqs +$dirq (total $irq1), dubious_irqs_mixed +$dmixed (total $mixed1), irq_credit_bits_dubious +$ddub (total $dub1), irq_credit_bits_other +$dother"
+echo "$SCENARIO: $figures"
+
+if [ "$dirq" -ge 100 ]; then
+	result e1000-irqs PASS "+$dirq $NIC interrupts while the host sent frames"
+else
+	result e1000-irqs FAIL "only +$dirq $NIC interrupts: the frames did not reach the guest"
+fi
+# The fast pool hands its counts over at most once a second (or per 1024
+# interrupts), so the counter may lag the NIC by one batch, never lead it.
+if [ "$dmixed" -gt 0 ] && [ $((dmixed * 2)) -ge "$dirq" ] && [ "$mixed1" -le "$irq1" ]; then
+	result dubious-mixed PASS "$figures"
+else
+	result dubious-mixed FAIL "$figures"
+fi
+
+if [ "$VARIANT" = credit ]; then
+	if [ "$ddub" -gt 0 ] && [ "$ddub" -le "$dmixed" ]; then
+		result dubious-credited PASS "random.credit_dubious_irqs=1: +$ddub bits from +$dmixed dubious interrupts"
+	else
+		result dubious-credited FAIL "random.credit_dubious_irqs=1: +$ddub bits from +$dmixed dubious interrupts"
+	fi
+else
+	if [ "$dub1" -eq 0 ]; then
+		result dubious-not-credited PASS "irq_credit_bits_dubious 0 after $mixed1 dubious interrupts (other sources +$dother bits)"
+	else
+		result dubious-not-credited FAIL "irq_credit_bits_dubious is $dub1 after $mixed1 dubious interrupts"
+	fi
+	# The administrator's switch at run time.
+	echo 1 > $R/credit_dubious_irqs
+	set -- $(counters)
+	irq2=$1 mixed2=$2 dub2=$3
+	traffic 6
+	set -- $(counters)
+	echo 0 > $R/credit_dubious_irqs
+	d2irq=$(($1 - irq2)) d2mixed=$(($2 - mixed2)) d2dub=$(($3 - dub2))
+	if [ "$d2dub" -gt 0 ] && [ "$d2dub" -le "$d2mixed" ]; then
+		result sysctl-switch PASS "credit_dubious_irqs=1 at run time: +$d2dub bits from +$d2mixed dubious interrupts (+$d2irq e1000 irqs)"
+	else
+		result sysctl-switch FAIL "credit_dubious_irqs=1 at run time: +$d2dub bits from +$d2mixed dubious interrupts (+$d2irq e1000 irqs)"
+	fi
+fi
+crng=$(crng_done_at)
+echo "$SCENARIO: crng init done: ${crng:-not yet} (s)"
+GUEST
+
+getrandom_bin=$work/guest-getrandom
+cc -O2 -static -o "$getrandom_bin" "$qemu_dir/guest-getrandom.c" ||
+	die "cannot build tests/qemu/guest-getrandom.c statically"
+"$qemu_dir/make-initramfs" -o "$work/initrd.gz" -g "$work/guest" -p "$getrandom_bin" 2>/dev/null ||
+	die "make-initramfs failed"
+
+# Two free loopback UDP ports: QEMU listens on the first, frames come from
+# the second.
+read -r port_guest port_host < <(python3 -c '
+import socket
+socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+
+failures=0
+# boot <variant> <extra kernel arguments>
+boot() {
+	local variant=$1 extra=$2 log=$work/$1.log handled=0 line n status
+	: > "$log"
+	timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu qemu64,-rdrand,-rdseed -m 256 -smp 1 \
+		-nographic -no-reboot -nodefaults -serial stdio \
+		-kernel "$kernel" -initrd "$work/initrd.gz" \
+		-append "console=ttyS0 panic=-1 quiet rngd.scenario=$scenario rngd.variant=$variant random.trust_cpu=off random.trust_bootloader=off rng_core.default_quality=0 $extra" \
+		-netdev "dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$port_guest,remote.type=inet,remote.host=127.0.0.1,remote.port=$port_host" \
+		-device e1000,netdev=n0 </dev/null >"$log" 2>&1 &
+	qemu_pid=$!
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		# Every "HOST send-frames N" line asks for N seconds of frames.
+		n=$({ grep -oE 'HOST send-frames [0-9]+' "$log" || true; } | wc -l)
+		while [ "$handled" -lt "$n" ]; do
+			handled=$((handled + 1))
+			line=$(grep -oE 'HOST send-frames [0-9]+' "$log" | sed -n "${handled}p")
+			"$qemu_dir/send-frames" --port "$port_guest" --bind-port "$port_host" \
+				--seconds "${line##* }" --rate 400 || true
+		done
+		sleep 0.2
+	done
+	status=0
+	wait "$qemu_pid" || status=$?
+	qemu_pid=
+	tr -d '\r' < "$log" | grep -oE "(RESULT|$scenario:) .*" || true
+	if ! tr -d '\r' < "$log" | grep -q '^DONE'; then
+		echo "RESULT $scenario $variant-boot FAIL guest did not finish (qemu status $status); last lines:"
+		tr -d '\r' < "$log" | tail -n 15 | sed 's/^/  | /'
+		failures=$((failures + 1))
+	fi
+	if tr -d '\r' < "$log" | grep -q "RESULT $scenario [^ ]* FAIL"; then
+		failures=$((failures + 1))
+	fi
+	if ! tr -d '\r' < "$log" | grep -q "RESULT $scenario [^ ]* PASS"; then
+		failures=$((failures + 1))
+	fi
+}
+
+boot default ""
+boot credit "random.credit_dubious_irqs=1"
+
+if [ "$failures" -gt 0 ]; then
+	echo "$scenario: FAIL"
+	exit 1
+fi
+echo "$scenario: PASS"

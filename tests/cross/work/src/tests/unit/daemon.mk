@@ -1,0 +1,69 @@
+# tests/unit/daemon.mk: cmocka tests of the daemon's option/config parsing
+# and credit policy, each also built with ASan+UBSan (the _asan twins).
+DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c \
+	rngd/options.c rngd/config.c rngd/options.h
+DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
+DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
+DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h rngd/log.c \
+	rngd/credit.c rngd/stats.c rngd/notify.c rngd/hwrng_quality.c
+DAEMON_LOOP_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SYSTEMD_CFLAGS) -pthread
+DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) \
+	$(SYSTEMD_LIBS) $(CMOCKA_LIBS) -lm -lpthread
+DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c \
+	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/config.c rngd/credit.c
+DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
+DAEMON_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
+	tests/unit/test_daemon_source_set
+TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
+	tests/unit/test_daemon_source_set tests/unit/test_daemon_log
+check_PROGRAMS += tests/unit/test_daemon_log tests/unit/test_daemon_loop
+TESTS += tests/unit/test_daemon_loop
+tests_unit_test_daemon_loop_SOURCES = $(DAEMON_LOOP_TEST_FILES)
+tests_unit_test_daemon_loop_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS)
+tests_unit_test_daemon_loop_LDADD = $(DAEMON_LOOP_TEST_LIBS)
+tests_unit_test_daemon_log_SOURCES = $(DAEMON_LOG_TEST_FILES)
+tests_unit_test_daemon_log_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+tests_unit_test_daemon_log_LDADD = $(CMOCKA_LIBS) -lpthread
+
+tests_unit_test_daemon_options_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
+tests_unit_test_daemon_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_options_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_daemon_credit_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
+tests_unit_test_daemon_credit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_credit_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_daemon_source_set_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
+tests_unit_test_daemon_source_set_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_source_set_LDADD = $(DAEMON_SOURCE_SET_LIBS)
+
+if HAVE_ASAN
+check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
+	tests/unit/test_daemon_source_set_asan
+TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
+	tests/unit/test_daemon_source_set_asan tests/unit/test_daemon_log_asan
+check_PROGRAMS += tests/unit/test_daemon_log_asan tests/unit/test_daemon_loop_asan
+TESTS += tests/unit/test_daemon_loop_asan
+tests_unit_test_daemon_loop_asan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
+tests_unit_test_daemon_loop_asan_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_loop_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_loop_asan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
+tests_unit_test_daemon_log_asan_SOURCES = $(DAEMON_LOG_TEST_FILES)
+tests_unit_test_daemon_log_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread $(DAEMON_SANITIZE)
+tests_unit_test_daemon_log_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_log_asan_LDADD = $(CMOCKA_LIBS) -lpthread
+tests_unit_test_daemon_source_set_asan_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
+tests_unit_test_daemon_source_set_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_source_set_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_source_set_asan_LDADD = $(DAEMON_SOURCE_SET_LIBS)
+tests_unit_test_daemon_options_asan_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
+tests_unit_test_daemon_options_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_options_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_options_asan_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_daemon_credit_asan_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
+tests_unit_test_daemon_credit_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_credit_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_credit_asan_LDADD = $(CMOCKA_LIBS) -lm
+endif
+endif

@@ -1,0 +1,107 @@
+# tests/unit/sources.mk: cmocka tests of issue 4's sources (fake CPUID,
+# fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts), each also
+# built with ASan+UBSan as an _asan twin.
+SOURCES_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
+
+SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c sources/rdrand.c sources/rdrand.h \
+	sources/cpuid.c sources/cpuid.h sources/common.c
+SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c sources/padlock.c sources/padlock.h \
+	sources/cpuid.c sources/cpuid.h sources/common.c
+SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \
+	sources/sysstat_parse.c sources/sysstat_parse.h
+SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c sources/sysstat.h \
+	sources/sysstat_parse.c sources/sysstat_parse.h sources/common.c
+SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c sources/tpm_tss.c sources/tpm_tss.h \
+	sources/common.c
+SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c
+
+EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
+	$(SOURCE_SYSSTAT_PARSE_TEST_FILES) $(SOURCE_SYSSTAT_TEST_FILES) \
+	$(SOURCE_TPM_TSS_TEST_FILES) $(SOURCE_TPM2_TEST_FILES)
+
+if HAVE_CMOCKA
+SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock \
+	tests/unit/test_source_sysstat_parse
+
+tests_unit_test_source_rdrand_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
+tests_unit_test_source_rdrand_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_rdrand_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_padlock_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
+tests_unit_test_source_padlock_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_padlock_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_sysstat_parse_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES)
+tests_unit_test_source_sysstat_parse_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_sysstat_parse_LDADD = $(CMOCKA_LIBS)
+
+if HAVE_LIBGCRYPT
+SOURCE_UNIT_TESTS += tests/unit/test_source_sysstat
+tests_unit_test_source_sysstat_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
+tests_unit_test_source_sysstat_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(GCRYPT_CFLAGS)
+tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS)
+endif
+if HAVE_LIBTSPI
+SOURCE_UNIT_TESTS += tests/unit/test_source_tpm_tss
+tests_unit_test_source_tpm_tss_SOURCES = $(SOURCE_TPM_TSS_TEST_FILES)
+tests_unit_test_source_tpm_tss_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_tpm_tss_LDADD = $(CMOCKA_LIBS) $(TSPI_LIBS)
+endif
+if HAVE_TSS2_ESYS
+SOURCE_UNIT_TESTS += tests/unit/test_source_tpm2
+tests_unit_test_source_tpm2_SOURCES = $(SOURCE_TPM2_TEST_FILES)
+tests_unit_test_source_tpm2_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(TSS2_CFLAGS)
+tests_unit_test_source_tpm2_LDADD = $(CMOCKA_LIBS) $(TSS2_LIBS)
+endif
+
+check_PROGRAMS += $(SOURCE_UNIT_TESTS)
+TESTS += $(SOURCE_UNIT_TESTS)
+
+if HAVE_ASAN
+SOURCE_UNIT_TESTS_ASAN = tests/unit/test_source_rdrand_asan tests/unit/test_source_padlock_asan \
+	tests/unit/test_source_sysstat_parse_asan
+
+tests_unit_test_source_rdrand_asan_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
+tests_unit_test_source_rdrand_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_rdrand_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_rdrand_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_rdrand_asan_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_padlock_asan_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
+tests_unit_test_source_padlock_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_padlock_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_padlock_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_padlock_asan_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_sysstat_parse_asan_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES)
+tests_unit_test_source_sysstat_parse_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_sysstat_parse_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_sysstat_parse_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_sysstat_parse_asan_LDADD = $(CMOCKA_LIBS)
+
+if HAVE_LIBGCRYPT
+SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_sysstat_asan
+tests_unit_test_source_sysstat_asan_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
+tests_unit_test_source_sysstat_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(GCRYPT_CFLAGS)
+tests_unit_test_source_sysstat_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_sysstat_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_sysstat_asan_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS)
+endif
+if HAVE_LIBTSPI
+SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_tpm_tss_asan
+tests_unit_test_source_tpm_tss_asan_SOURCES = $(SOURCE_TPM_TSS_TEST_FILES)
+tests_unit_test_source_tpm_tss_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_tpm_tss_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_tpm_tss_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_tpm_tss_asan_LDADD = $(CMOCKA_LIBS) $(TSPI_LIBS)
+endif
+if HAVE_TSS2_ESYS
+SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_tpm2_asan
+tests_unit_test_source_tpm2_asan_SOURCES = $(SOURCE_TPM2_TEST_FILES)
+tests_unit_test_source_tpm2_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(TSS2_CFLAGS)
+tests_unit_test_source_tpm2_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_tpm2_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_tpm2_asan_LDADD = $(CMOCKA_LIBS) $(TSS2_LIBS)
+endif
+
+check_PROGRAMS += $(SOURCE_UNIT_TESTS_ASAN)
+TESTS += $(SOURCE_UNIT_TESTS_ASAN)
+endif
+endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The credit policy: bits x entropy_per_bit, never more, split exactly over -s parts. */
+#include <config.h>
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "fips/fips.h"
+#include "rngd/credit.h"
+
+static void test_credit_for_a_block(void **state)
+{
+	(void)state;
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, 1.0), FIPS_BLOCK_BITS);
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, 0.5), FIPS_BLOCK_BITS / 2);
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, 0.0), 0);
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, 0.75), 15000);
+	/* Rounded down: never claim more than configured. */
+	assert_int_equal(credit_bits_for(3, 0.3), 7);          /* 7.2 */
+	assert_int_equal(credit_bits_for(1, 0.99), 7);         /* 7.92 */
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, 0.99999), 19999);
+	assert_int_equal(credit_bits_for(0, 1.0), 0);
+}
+
+static void test_credit_rejects_nonsense(void **state)
+{
+	(void)state;
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, -0.1), 0);
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, 1.01), 0);
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, NAN), 0);
+	assert_int_equal(credit_bits_for(FIPS_BLOCK_BYTES, INFINITY), 0);
+	assert_false(credit_entropy_per_bit_valid(-0.0001));
+	assert_false(credit_entropy_per_bit_valid(NAN));
+	assert_true(credit_entropy_per_bit_valid(0.0));
+	assert_true(credit_entropy_per_bit_valid(1.0));
+}
+
+/* Splitting a block's credit over parts of every size adds up exactly and
+ * never gives a part more than 8 bits per byte. */
+static void test_split_adds_up(void **state)
+{
+	static const double epbs[] = { 0.0, 0.1, 1.0 / 3.0, 0.5, 0.9, 1.0 };
+
+	(void)state;
+	for (size_t e = 0; e < sizeof(epbs) / sizeof(epbs[0]); e++) {
+		for (size_t step = 1; step <= FIPS_BLOCK_BYTES + 1; step += (step < 70 ? 1 : 97)) {
+			unsigned int total = credit_bits_for(FIPS_BLOCK_BYTES, epbs[e]);
+			unsigned int left = total, sum = 0;
+			size_t bytes = FIPS_BLOCK_BYTES;
+
+			while (bytes) {
+				size_t part = bytes < step ? bytes : step;
+				unsigned int c = credit_split(left, bytes, part);
+
+				assert_true(c <= part * 8);
+				assert_true(c <= left);
+				sum += c;
+				left -= c;
+				bytes -= part;
+			}
+			assert_int_equal(sum, total);
+			assert_int_equal(left, 0);
+		}
+	}
+}
+
+static void test_split_edges(void **state)
+{
+	(void)state;
+	assert_int_equal(credit_split(100, 0, 10), 0);
+	assert_int_equal(credit_split(100, 10, 10), 100);
+	assert_int_equal(credit_split(100, 10, 20), 100);
+	assert_int_equal(credit_split(0, 2500, 64), 0);
+	assert_int_equal(credit_split(20000, 2500, 64), 512);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_credit_for_a_block),
+		cmocka_unit_test(test_credit_rejects_nonsense),
+		cmocka_unit_test(test_split_adds_up),
+		cmocka_unit_test(test_split_edges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

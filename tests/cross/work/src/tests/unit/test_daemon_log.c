@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Rate limiting of repeated messages: a burst passes, the rest are counted
+ * and the count is reported with the first message of a later window. */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rngd/log.h"
+
+static void test_burst_then_count(void **state)
+{
+	struct rngd_ratelimit rl = { 0 };
+	unsigned long suppressed;
+	const uint64_t t0 = 1000;
+
+	(void)state;
+	for (int i = 0; i < RNGD_RATELIMIT_BURST; i++) {
+		assert_true(rngd_ratelimit_allow(&rl, t0 + (uint64_t)i, &suppressed));
+		assert_int_equal(suppressed, 0);
+	}
+	for (int i = 0; i < 37; i++)
+		assert_false(rngd_ratelimit_allow(&rl, t0 + 100 + (uint64_t)i, &suppressed));
+	/* Still inside the window. */
+	assert_false(rngd_ratelimit_allow(&rl, t0 + RNGD_RATELIMIT_WINDOW_MS - 1, &suppressed));
+	/* A new window: allowed, and told how many were dropped (37 + 1). */
+	assert_true(rngd_ratelimit_allow(&rl, t0 + RNGD_RATELIMIT_WINDOW_MS, &suppressed));
+	assert_int_equal(suppressed, 38);
+	assert_true(rngd_ratelimit_allow(&rl, t0 + RNGD_RATELIMIT_WINDOW_MS + 1, &suppressed));
+	assert_int_equal(suppressed, 0);
+}
+
+static void test_quiet_source_never_limited(void **state)
+{
+	struct rngd_ratelimit rl = { 0 };
+	unsigned long suppressed;
+
+	(void)state;
+	/* One message per window, forever: nothing is ever suppressed. */
+	for (uint64_t t = 0; t < 100; t++) {
+		assert_true(rngd_ratelimit_allow(&rl, t * RNGD_RATELIMIT_WINDOW_MS, &suppressed));
+		assert_int_equal(suppressed, 0);
+	}
+}
+
+static void test_levels_filtered(void **state)
+{
+	struct rngd_log l;
+	struct rngd_ratelimit rl = { 0 };
+
+	(void)state;
+	rngd_log_init(&l, true, LOG_WARNING);
+	/* Below the level: not logged, and it does not use up the burst. */
+	for (int i = 0; i < 20; i++)
+		assert_false(rngd_log_limited(&l, &rl, 5, LOG_INFO, "test", "dropped %d", i));
+	assert_true(rngd_log_limited(&l, &rl, 5, LOG_WARNING, "test", "kept"));
+	rngd_log_close(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_burst_then_count),
+		cmocka_unit_test(test_quiet_source_never_limited),
+		cmocka_unit_test(test_levels_filtered),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The loop with fake sources and a fake sink: nothing is read or tested
+ * while the sink wants nothing (calls counted), a source failing with EIO
+ * is closed and re-opened, a block's credit is split exactly over -s
+ * writes, and --on-fail=mix hands failed blocks over with zero credit.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rngd/loop.h"
+
+/* ---- fake source ------------------------------------------------------ */
+
+struct fake_source {
+	uint64_t state;           /* xorshift64* */
+	bool zeros;
+	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
+	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
+	int stuck_done;           /* set when that read has returned */
+	int opens, reads, closes;
+};
+
+static int fake_open(struct rng_source *src)
+{
+	struct fake_source *f = src->priv;
+
+	__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct fake_source *f = src->priv;
+	uint8_t *p = buf;
+	int n = __atomic_add_fetch(&f->reads, 1, __ATOMIC_SEQ_CST);
+
+	if (f->eio_after_reads && n == f->eio_after_reads)
+		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
+	if (f->stuck_after_reads && n == f->stuck_after_reads) {
+		/* Like a read asleep in the kernel: a cancel cannot end it. */
+		struct timespec ts = { 2, 0 };
+		int old;
+
+		(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+		(void)nanosleep(&ts, NULL);
+		__atomic_store_n(&f->stuck_done, 1, __ATOMIC_SEQ_CST);
+		(void)pthread_setcancelstate(old, NULL);
+		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (f->zeros) {
+			p[i] = 0;
+			continue;
+		}
+		f->state ^= f->state >> 12;
+		f->state ^= f->state << 25;
+		f->state ^= f->state >> 27;
+		p[i] = (uint8_t)((f->state * 0x2545F4914F6CDD1DULL) >> 56);
+	}
+	return (ssize_t)len;
+}
+
+static void fake_close(struct rng_source *src)
+{
+	struct fake_source *f = src->priv;
+
+	__atomic_add_fetch(&f->closes, 1, __ATOMIC_SEQ_CST);
+}
+
+static const struct rng_source_ops fake_ops = {
+	.name = "fake",
+	.summary = "test source",
+	.default_entropy_per_bit = 0.5,
+	.default_priority = 0,
+	.open = fake_open,
+	.read = fake_read,
+	.close = fake_close,
+};
+
+/* ---- fake sink -------------------------------------------------------- */
+
+struct fake_sink {
+	size_t demand;             /* 0: wants nothing */
+	unsigned int demand_calls;
+	size_t bytes;
+	size_t stop_after_bytes;   /* SIGTERM ourselves once this much arrived */
+	unsigned int writes;
+	unsigned int credit;
+	unsigned int max_write;
+	unsigned int zero_credit_bytes;
+};
+
+static size_t sink_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_ms)
+{
+	struct fake_sink *f = s->priv;
+
+	f->demand_calls++;
+	if (!f->demand)
+		*next_ms = now_ms + 10000;
+	return f->demand;
+}
+
+static int sink_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsigned int credit)
+{
+	struct fake_sink *f = s->priv;
+
+	(void)buf;
+	f->writes++;
+	f->bytes += len;
+	f->credit += credit;
+	if (credit == 0)
+		f->zero_credit_bytes += (unsigned int)len;
+	if (len > f->max_write)
+		f->max_write = (unsigned int)len;
+	if (f->stop_after_bytes && f->bytes >= f->stop_after_bytes) {
+		f->stop_after_bytes = 0;
+		(void)kill(getpid(), SIGTERM);
+	}
+	return 0;
+}
+
+static void sink_close(struct rng_sink *s)
+{
+	(void)s;
+}
+
+static const struct rng_sink_ops fake_sink_ops = {
+	.name = "fake", .demand = sink_demand, .write = sink_write, .close = sink_close,
+};
+
+/* ---- harness ---------------------------------------------------------- */
+
+static void *term_later(void *arg)
+{
+	struct timespec ts = { 0, (long)(uintptr_t)arg * 1000000L };
+
+	(void)nanosleep(&ts, NULL);
+	(void)kill(getpid(), SIGTERM);
+	return NULL;
+}
+
+struct run {
+	struct fake_source src;
+	struct fake_sink sink;
+	struct rngd_loop_config cfg;
+	struct rngd_slot *slot;
+	int exit_code;
+	long run_ms;               /* rngd_loop_run(), SIGTERM included */
+};
+
+static void run_loop(struct run *r, unsigned int term_after_ms)
+{
+	struct rngd_log log;
+	struct rng_sink sink = { &fake_sink_ops, &r->sink };
+	struct rngd_loop loop;
+	struct timespec t0, t1;
+	pthread_t t;
+
+	r->slot = calloc(1, sizeof(*r->slot));
+	assert_non_null(r->slot);
+	rng_source_init(&r->slot->src, &fake_ops);
+	r->slot->src.priv = &r->src;
+	r->slot->enabled = true;
+	r->src.state = 0x9E3779B97F4A7C15ULL;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(&loop), 1);
+	if (term_after_ms)
+		assert_int_equal(pthread_create(&t, NULL, term_later, (void *)(uintptr_t)term_after_ms), 0);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
+	r->exit_code = rngd_loop_run(&loop);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->run_ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	if (term_after_ms)
+		(void)pthread_join(t, NULL);
+	rngd_loop_destroy(&loop);
+	/* A reader left stuck still uses the loop and the log, as in rngd
+	 * until exit(): keep them until it has finished. */
+	if (r->slot->stuck) {
+		while (!__atomic_load_n(&r->src.stuck_done, __ATOMIC_SEQ_CST))
+			(void)usleep(10000);
+		(void)usleep(200000);
+		/* What exit() would reclaim, left by rngd_loop_destroy(). */
+		if (r->slot->gate_ready)
+			fips_gate_destroy(&r->slot->gate);
+	}
+	rngd_log_close(&log);
+}
+
+static void default_cfg(struct rngd_loop_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->on_fail = RNGD_ON_FAIL_DROP;
+	c->quarantine_after = 3;
+	c->retest_min_ms = 1000;
+	c->retest_max_ms = 10000;
+	c->random_step = FIPS_BLOCK_BYTES;
+	c->stats_interval_s = 60;
+	c->ready_timeout_ms = 5000;
+}
+
+static void test_nothing_read_without_demand(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = 0;
+	run_loop(&r, 600);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	/* The seed and RNGD_QUEUE_BLOCKS blocks fill the queue; then the reader blocks. */
+	assert_true(r.src.reads <= RNGD_QUEUE_BLOCKS + 1);
+	assert_int_equal(r.sink.writes, 0);
+	assert_int_equal(r.slot->stats.blocks_passed + r.slot->stats.blocks_failed, 0);
+	/* demand() is asked when woken by a queued block, not in a loop. */
+	if (r.sink.demand_calls > RNGD_QUEUE_BLOCKS + 4)
+		fail_msg("demand() called %u times in 600 ms with nothing wanted", r.sink.demand_calls);
+	free(r.slot);
+}
+
+static void test_eio_closes_and_reopens(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = 1 << 20;
+	r.src.eio_after_reads = 6;
+	r.sink.stop_after_bytes = 20 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	assert_true(r.src.opens >= 2);
+	assert_true(r.src.closes >= 1);
+	assert_true(r.slot->stats.read_errors >= 1);
+	assert_true(r.sink.bytes >= 20 * FIPS_BLOCK_BYTES);
+	free(r.slot);
+}
+
+static void test_stuck_reader_does_not_block_exit(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = 1 << 20;
+	r.src.stuck_after_reads = 1;
+	run_loop(&r, 200);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	if (r.run_ms >= 1500)
+		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r.run_ms);
+	assert_true(r.slot->stuck);
+	free(r.slot);
+}
+
+static void test_credit_split_over_steps(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.cfg.random_step = 1000;
+	r.sink.demand = 1 << 20;
+	r.sink.stop_after_bytes = 10 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r.sink.max_write, 1000);
+	assert_int_equal(r.sink.bytes % 500, 0);
+	/* entropy_per_bit 0.5: 4 bits per byte, however the block was cut. */
+	assert_int_equal(r.sink.credit, r.sink.bytes * 4);
+	assert_int_equal(r.slot->stats.bits_credited, r.sink.credit);
+	free(r.slot);
+}
+
+static void test_mix_gives_zero_credit(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.cfg.on_fail = RNGD_ON_FAIL_MIX;
+	r.cfg.quarantine_after = 0;
+	r.src.zeros = true;
+	r.sink.demand = 1 << 20;
+	r.sink.stop_after_bytes = 5 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_int_equal(r.sink.credit, 0);
+	assert_int_equal(r.sink.zero_credit_bytes, r.sink.bytes);
+	assert_true(r.slot->stats.blocks_failed >= 5);
+	assert_int_equal(r.slot->stats.blocks_passed, 0);
+	assert_int_equal(r.slot->stats.bytes_mixed, r.sink.bytes);
+	free(r.slot);
+}
+
+static void test_drop_quarantines(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.src.zeros = true;
+	r.sink.demand = 1 << 20;
+	run_loop(&r, 400);
+	assert_int_equal(r.sink.bytes, 0);
+	assert_int_equal(r.slot->stats.quarantines, 1);
+	/* 3 failures quarantine it; the 1 s re-test is not due within 400 ms. */
+	assert_int_equal(r.slot->stats.blocks_failed, 3);
+	free(r.slot);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nothing_read_without_demand),
+		cmocka_unit_test(test_eio_closes_and_reopens),
+		cmocka_unit_test(test_stuck_reader_does_not_block_exit),
+		cmocka_unit_test(test_credit_split_over_steps),
+		cmocka_unit_test(test_mix_gives_zero_credit),
+		cmocka_unit_test(test_drop_quarantines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Options and config file parsing: values, ranges, error lines, override order. */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rngd/options.h"
+
+static int parse(struct rngd_options *o, char err[RNGD_ERR_MAX], int argc, ...)
+{
+	char *argv[64];
+	va_list ap;
+
+	argv[0] = "rngd";
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[argc] = NULL;
+	rngd_options_init(o);
+	err[0] = '\0';
+	return rngd_options_parse_argv(o, argc, argv, err);
+}
+
+static void test_defaults(void **state)
+{
+	struct rngd_options o;
+
+	(void)state;
+	rngd_options_init(&o);
+	assert_false(o.foreground);
+	assert_true(o.take_credit);
+	assert_int_equal(o.on_fail, RNGD_ON_FAIL_DROP);
+	assert_int_equal(o.random_step, 2500);
+	assert_int_equal(o.watermark_bits, -1);
+	assert_int_equal(o.ready_timeout_ms, 5000);
+	assert_int_equal(o.quarantine_after, 3);
+	assert_int_equal(o.stats_interval_s, 60);
+	assert_int_equal(o.topup_interval_s, 60);
+	assert_null(o.random_device);
+	rngd_options_free(&o);
+}
+
+static void test_every_option(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, 29, "-f", "-r", "/a", "-r", "/b:c", "-x", "hwrng", "-n", "file.2",
+			       "-O", "file:path:/x:y", "-W", "100", "-s", "64", "-p", "/run/x.pid", "-D", "rngd:rngd",
+			       "-q", "-d", "--on-fail=mix", "--stats-file=/tmp/m", "--stats-interval", "5",
+			       "--ready-timeout=0.5", "--no-take-credit", "--retest-after=0.25"),
+			 0);
+	assert_true(o.foreground);
+	assert_true(o.quiet);
+	assert_true(o.debug);
+	assert_false(o.take_credit);
+	assert_int_equal(o.watermark_bits, 100);
+	assert_int_equal(o.random_step, 64);
+	assert_string_equal(o.pidfile, "/run/x.pid");
+	assert_string_equal(o.user, "rngd:rngd");
+	assert_int_equal(o.on_fail, RNGD_ON_FAIL_MIX);
+	assert_string_equal(o.stats_file, "/tmp/m");
+	assert_int_equal(o.stats_interval_s, 5);
+	assert_int_equal(o.ready_timeout_ms, 500);
+	assert_int_equal(o.retest_min_ms, 250);
+	/* Source arguments keep their order; a path may hold colons. */
+	assert_int_equal(o.n_source_args, 5);
+	assert_int_equal(o.source_args[0].kind, RNGD_SRC_FILE);
+	assert_string_equal(o.source_args[1].text, "/b:c");
+	assert_int_equal(o.source_args[2].kind, RNGD_SRC_EXCLUDE);
+	assert_int_equal(o.source_args[3].kind, RNGD_SRC_INCLUDE);
+	assert_int_equal(o.source_args[4].kind, RNGD_SRC_OPTION);
+	assert_string_equal(o.source_args[4].text, "file:path:/x:y");
+	rngd_options_free(&o);
+}
+
+static void test_background_after_foreground(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, 3, "-f", "-b"), 0);
+	assert_false(o.foreground);
+	rngd_options_free(&o);
+}
+
+struct bad_case {
+	const char *opt, *val, *msg;
+};
+
+static void test_bad_values(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "-W", "4097", "needs a number of bits 0..4096" },
+		{ "-W", "-1", "needs a number of bits" },
+		{ "-W", "12abc", "needs a number of bits" },
+		{ "-W", "", "needs a number of bits" },
+		{ "-W", "99999999999999999999999", "needs a number of bits" },
+		{ "-s", "0", "needs a byte count 1..65536" },
+		{ "-s", "65537", "needs a byte count" },
+		{ "--stats-interval", "0", "needs seconds 1..86400" },
+		{ "--ready-timeout", "61", "needs seconds 0..60" },
+		{ "--ready-timeout", "nan", "needs seconds" },
+		{ "--retest-after", "0", "needs seconds 0.001..86400" },
+		{ "--on-fail", "keep", "needs drop or mix, not 'keep'" },
+		{ "-O", "hwrng", "needs SOURCE:KEY:VALUE" },
+		{ "-O", "hwrng:device", "needs SOURCE:KEY:VALUE" },
+		{ "-O", ":k:v", "needs SOURCE:KEY:VALUE" },
+		{ "-O", "hwrng::v", "needs SOURCE:KEY:VALUE" },
+		{ "-O", "hwrng:k:", "needs SOURCE:KEY:VALUE" },
+		{ "-x", "bad name", "needs a source name" },
+		{ "-n", "", "needs a source name" },
+		{ "-D", ":grp", "needs USER or USER:GROUP" },
+		{ "-r", "", "needs a path" },
+	};
+	char err[RNGD_ERR_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rngd_options o;
+
+		assert_int_equal(parse(&o, err, 3, cases[i].opt, cases[i].val), -EINVAL);
+		if (!strstr(err, cases[i].msg))
+			fail_msg("%s %s: got '%s', want '%s'", cases[i].opt, cases[i].val, err, cases[i].msg);
+		assert_null(strchr(err, '\n'));
+		rngd_options_free(&o);
+	}
+}
+
+static void test_usage_errors(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, 2, "--bogus"), -EINVAL);
+	assert_string_equal(err, "unknown option '--bogus'");
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 2, "-z"), -EINVAL);
+	assert_string_equal(err, "unknown option '-z'");
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 2, "-fz"), -EINVAL);
+	assert_string_equal(err, "unknown option '-z'");
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 2, "-r"), -EINVAL);
+	assert_string_equal(err, "option '-r' needs a value (PATH)");
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 2, "--stats-file"), -EINVAL);
+	assert_string_equal(err, "option '--stats-file' needs a value (PATH)");
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 2, "extra"), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'extra'");
+	rngd_options_free(&o);
+	/* An operand stops parsing where it stands (getopt must not permute
+	 * it behind later options), so the error names the right word. */
+	assert_int_equal(parse(&o, err, 4, "--foreground", "round", "--onr=0.25"), -EINVAL);
+	assert_string_equal(err, "unexpected argument 'round'");
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 2, "--foreground=yes"), -EINVAL);
+	rngd_options_free(&o);
+	/* Config-only and command-line-only keys stay where they belong. */
+	assert_int_equal(parse(&o, err, 2, "--take-credit=no"), -EINVAL);
+	rngd_options_free(&o);
+}
+
+static void test_parse_twice(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(parse(&o, err, 3, "-s", "128"), 0);
+		assert_int_equal(o.random_step, 128);
+		rngd_options_free(&o);
+	}
+}
+
+static char *write_config(const char *text)
+{
+	static char path[] = "/tmp/test_daemon_options.XXXXXX";
+	char *p = strdup(path);
+	int fd = mkstemp(p);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return p;
+}
+
+static int load_config(struct rngd_options *o, const char *text, char err[RNGD_ERR_MAX], char **path)
+{
+	int r;
+
+	*path = write_config(text);
+	rngd_options_init(o);
+	err[0] = '\0';
+	r = rngd_config_load(o, *path, true, err);
+	return r;
+}
+
+static void test_config_values(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX], *path;
+
+	(void)state;
+	assert_int_equal(load_config(&o, "# a comment\n\n   \n  foreground   =   yes  \nrandom-step=100\n"
+				     "take-credit = off\non-fail = mix\nrng-device = /dev/my rng\n"
+				     "option = hwrng:device:/dev/x\nquiet = NO\n", err, &path), 0);
+	assert_true(o.foreground);
+	assert_int_equal(o.random_step, 100);
+	assert_false(o.take_credit);
+	assert_int_equal(o.on_fail, RNGD_ON_FAIL_MIX);
+	assert_false(o.quiet);
+	assert_int_equal(o.n_source_args, 2);
+	assert_string_equal(o.source_args[0].text, "/dev/my rng");
+	rngd_options_free(&o);
+	unlink(path);
+	free(path);
+}
+
+static void test_config_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} cases[] = {
+		{ "foreground = yes\nbogus = 1\n", ":2: unknown key 'bogus'" },
+		{ "quiet\n", ":1: expected 'key = value', got 'quiet'" },
+		{ "= 3\n", ":1: missing key before '='" },
+		{ "\n\nrandom-step = many\n", ":3: 'random-step' needs a byte count 1..65536, not 'many'" },
+		{ "foreground = maybe\n", ":1: 'foreground' needs yes or no, not 'maybe'" },
+		{ "list = yes\n", ":1: unknown key 'list'" },
+		{ "config = /etc/other\n", ":1: unknown key 'config'" },
+		{ "on-fail =\n", ":1: 'on-fail' needs drop or mix, not ''" },
+	};
+	char err[RNGD_ERR_MAX], *path;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rngd_options o;
+
+		assert_int_equal(load_config(&o, cases[i].text, err, &path), -EINVAL);
+		if (strncmp(err, path, strlen(path)) != 0 || !strstr(err, cases[i].msg))
+			fail_msg("config '%s': got '%s', want '%s%s'", cases[i].text, err, path, cases[i].msg);
+		rngd_options_free(&o);
+		unlink(path);
+		free(path);
+	}
+}
+
+static void test_config_long_line(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX], *path;
+	char *text = malloc(10000);
+
+	(void)state;
+	memset(text, 'a', 9998);
+	text[9998] = '\n';
+	text[9999] = '\0';
+	assert_int_equal(load_config(&o, text, err, &path), -EINVAL);
+	assert_non_null(strstr(err, ":1: line longer than"));
+	rngd_options_free(&o);
+	unlink(path);
+	free(path);
+	free(text);
+}
+
+static void test_missing_config(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+
+	(void)state;
+	rngd_options_init(&o);
+	assert_int_equal(rngd_config_load(&o, "/nonexistent/rngd.conf", false, err), 0);
+	assert_int_equal(rngd_config_load(&o, "/nonexistent/rngd.conf", true, err), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/rngd.conf: No such file"));
+	rngd_options_free(&o);
+}
+
+static void test_command_line_overrides_config(void **state)
+{
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+	char *path = write_config("random-step = 100\non-fail = mix\nrng-device = /from/config\n");
+	char *argv[] = { "rngd", "-c", path, "-s", "200", "-r", "/from/cli", NULL };
+
+	(void)state;
+	assert_int_equal(rngd_options_load(&o, 7, argv, err), 0);
+	assert_int_equal(o.random_step, 200);         /* command line wins */
+	assert_int_equal(o.on_fail, RNGD_ON_FAIL_MIX); /* config kept */
+	assert_int_equal(o.n_source_args, 2);          /* config's sources come first */
+	assert_string_equal(o.source_args[0].text, "/from/config");
+	assert_string_equal(o.source_args[1].text, "/from/cli");
+	rngd_options_free(&o);
+
+	/* A command line error is reported before the config is even read. */
+	char *bad[] = { "rngd", "-c", "/nonexistent", "--bogus", NULL };
+	assert_int_equal(rngd_options_load(&o, 4, bad, err), -EINVAL);
+	assert_string_equal(err, "unknown option '--bogus'");
+	rngd_options_free(&o);
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_option),
+		cmocka_unit_test(test_background_after_foreground),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_parse_twice),
+		cmocka_unit_test(test_config_values),
+		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_config_long_line),
+		cmocka_unit_test(test_missing_config),
+		cmocka_unit_test(test_command_line_overrides_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Which sources run: -r instances, -x/-n in order, -O by source or instance name, SIGHUP re-apply. */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rngd/source_set.h"
+
+struct set {
+	struct rngd_slot *slots;
+	size_t n;
+	char err[RNGD_ERR_MAX];
+};
+
+static int build(struct set *s, int argc, ...)
+{
+	struct rngd_options o;
+	char *argv[32];
+	va_list ap;
+	int r;
+
+	argv[0] = "rngd";
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[argc] = NULL;
+	rngd_options_init(&o);
+	assert_int_equal(rngd_options_parse_argv(&o, argc, argv, s->err), 0);
+	s->slots = NULL;
+	s->n = 0;
+	r = rngd_source_set_build(&o, &s->slots, &s->n, s->err);
+	rngd_options_free(&o);
+	return r;
+}
+
+static struct rngd_slot *find(struct set *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->slots[i].src.name, name) == 0)
+			return &s->slots[i];
+	return NULL;
+}
+
+static void test_defaults(void **state)
+{
+	struct set s;
+	size_t n_reg = 0;
+
+	(void)state;
+	assert_int_equal(build(&s, 1), 0);
+	for (const struct rng_source_ops *const *p = rng_source_registry; *p; p++)
+		n_reg++;
+	assert_int_equal(s.n, n_reg);
+	for (size_t i = 0; i < s.n; i++) {
+		assert_true(s.slots[i].enabled);
+		assert_false(s.slots[i].explicit);
+		assert_true(s.slots[i].src.entropy_per_bit == s.slots[i].src.ops->default_entropy_per_bit);
+	}
+	assert_non_null(find(&s, "hwrng"));
+	assert_non_null(find(&s, "file"));
+	rngd_source_set_free(s.slots, s.n);
+}
+
+static void test_file_instances(void **state)
+{
+	struct set s;
+
+	(void)state;
+	assert_int_equal(build(&s, 7, "-r", "/a", "-r", "/b", "-r", "/c"), 0);
+	assert_non_null(find(&s, "file"));
+	assert_non_null(find(&s, "file.2"));
+	assert_non_null(find(&s, "file.3"));
+	assert_null(find(&s, "file.4"));
+	assert_true(find(&s, "file.3")->explicit);
+	assert_true(find(&s, "file.3")->enabled);
+	rngd_source_set_free(s.slots, s.n);
+}
+
+static void test_exclude_include_order(void **state)
+{
+	struct set s;
+
+	(void)state;
+	assert_int_equal(build(&s, 5, "-x", "all", "-n", "hwrng"), 0);
+	for (size_t i = 0; i < s.n; i++)
+		assert_int_equal(s.slots[i].enabled, strcmp(s.slots[i].src.name, "hwrng") == 0);
+	assert_true(find(&s, "hwrng")->explicit);
+	rngd_source_set_free(s.slots, s.n);
+
+	assert_int_equal(build(&s, 5, "-n", "hwrng", "-x", "hwrng"), 0);
+	assert_false(find(&s, "hwrng")->enabled);
+	rngd_source_set_free(s.slots, s.n);
+
+	/* -r after -x all still enables its file instance. */
+	assert_int_equal(build(&s, 5, "-x", "all", "-r", "/a"), 0);
+	assert_true(find(&s, "file")->enabled);
+	assert_false(find(&s, "hwrng")->enabled);
+	rngd_source_set_free(s.slots, s.n);
+}
+
+static void test_source_options(void **state)
+{
+	struct set s;
+
+	(void)state;
+	assert_int_equal(build(&s, 9, "-r", "/a", "-r", "/b", "-O", "file.2:priority:7", "-O",
+			       "hwrng:entropy_per_bit:0.9"), 0);
+	assert_int_equal(find(&s, "file.2")->src.priority, 7);
+	assert_int_equal(find(&s, "file")->src.priority, rng_source_file_ops.default_priority);
+	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.9);
+	rngd_source_set_free(s.slots, s.n);
+
+	assert_int_equal(build(&s, 3, "-O", "hwrng:device:/dev/urandom"), 0);
+	assert_true(find(&s, "hwrng")->explicit);
+	rngd_source_set_free(s.slots, s.n);
+}
+
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *opt, *val, *msg;
+	} cases[] = {
+		{ "-O", "nosuch:k:v", "no source named 'nosuch'" },
+		{ "-x", "nosuch", "no source named 'nosuch'" },
+		{ "-n", "file.9", "no source named 'file.9'" },
+		{ "-O", "hwrng:colour:red", "unknown key 'colour'" },
+		{ "-O", "hwrng:device:relative", "bad value 'relative'" },
+		{ "-O", "hwrng:entropy_per_bit:2", "needs a number 0.0..1.0" },
+		{ "-O", "hwrng:entropy_per_bit:-0.5", "needs a number 0.0..1.0" },
+		{ "-O", "hwrng:entropy_per_bit:nan", "needs a number 0.0..1.0" },
+		{ "-O", "hwrng:priority:1001", "needs an integer -1000..1000" },
+		{ "-O", "hwrng:priority:x", "needs an integer" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct set s;
+
+		assert_int_equal(build(&s, 3, cases[i].opt, cases[i].val), -EINVAL);
+		if (!strstr(s.err, cases[i].msg))
+			fail_msg("%s %s: got '%s', want '%s'", cases[i].opt, cases[i].val, s.err, cases[i].msg);
+		assert_null(s.slots);
+	}
+}
+
+static void test_reapply(void **state)
+{
+	struct rngd_options o;
+	struct set s;
+	char *argv[] = { "rngd", "-O", "file:entropy_per_bit:0.25", NULL };
+
+	(void)state;
+	assert_int_equal(build(&s, 5, "-O", "hwrng:priority:50", "-r", "/a"), 0);
+	assert_int_equal(find(&s, "hwrng")->src.priority, 50);
+	rngd_options_init(&o);
+	assert_int_equal(rngd_options_parse_argv(&o, 3, argv, s.err), 0);
+	assert_int_equal(rngd_source_set_reapply(&o, s.slots, s.n, s.err), 0);
+	/* A key gone from the configuration returns to its default. */
+	assert_int_equal(find(&s, "hwrng")->src.priority, rng_source_hwrng_ops.default_priority);
+	assert_true(find(&s, "file")->src.entropy_per_bit == 0.25);
+	rngd_options_free(&o);
+	rngd_source_set_free(s.slots, s.n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_file_instances),
+		cmocka_unit_test(test_exclude_include_order),
+		cmocka_unit_test(test_source_options),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_reapply),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The EGD reserve: first in first out across the ring's wrap, bounded,
+ * every byte taken once and its place wiped, want() with its low-water
+ * hysteresis, the two wake-ups, and a producer/consumer race that must
+ * hand every byte over exactly once.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "rngd/egd_reserve.h"
+
+static void fill_pattern(uint8_t *buf, size_t len, uint32_t start)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)((start + i) * 2654435761u >> 24) | 1u;   /* never 0 */
+}
+
+static void test_bounds(void **state)
+{
+	struct egd_reserve r;
+
+	(void)state;
+	assert_int_equal(egd_reserve_init(&r, EGD_RESERVE_MIN_BYTES - 1), -EINVAL);
+	egd_reserve_destroy(&r);
+	assert_int_equal(egd_reserve_init(&r, EGD_RESERVE_MAX_BYTES + 1), -EINVAL);
+	egd_reserve_destroy(&r);
+	assert_int_equal(egd_reserve_init(&r, 1024), 0);
+	egd_reserve_destroy(&r);
+	egd_reserve_destroy(&r);   /* twice is harmless */
+}
+
+static void test_fifo_wrap_and_wipe(void **state)
+{
+	struct egd_reserve r;
+	uint8_t in[3000], out[3000];
+	size_t got = 0;
+
+	(void)state;
+	assert_int_equal(egd_reserve_init(&r, 1000), 0);
+	fill_pattern(in, sizeof(in), 7);
+	/* Bounded: only the free space is accepted. */
+	assert_int_equal(egd_reserve_put(&r, in, 1200), 1000);
+	assert_int_equal(egd_reserve_held(&r), 1000);
+	assert_int_equal(egd_reserve_put(&r, in, 10), 0);
+	/* Take 700, put 600 more (wrapping), take everything: FIFO order. */
+	assert_int_equal(egd_reserve_take(&r, out, 700), 700);
+	got = 700;
+	for (size_t i = 0; i < 700; i++)
+		assert_int_equal(r.buf[i], 0);   /* wiped where it lay */
+	assert_int_equal(egd_reserve_put(&r, in + 1000, 600), 600);
+	while (egd_reserve_held(&r)) {
+		size_t n = egd_reserve_take(&r, out + got, 333);
+
+		assert_true(n > 0);
+		got += n;
+	}
+	assert_int_equal(got, 1600);
+	assert_memory_equal(out, in, 1600);
+	/* Nothing left anywhere in the ring. */
+	for (size_t i = 0; i < r.capacity; i++)
+		assert_int_equal(r.buf[i], 0);
+	assert_int_equal(egd_reserve_take(&r, out, 10), 0);
+	uint64_t bi, bo;
+
+	egd_reserve_counters(&r, &bi, &bo);
+	assert_int_equal(bi, 1600);
+	assert_int_equal(bo, 1600);
+	egd_reserve_destroy(&r);
+}
+
+static uint64_t drain(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return v;
+}
+
+static void test_want_and_wakeups(void **state)
+{
+	struct egd_reserve r;
+	uint8_t buf[1024];
+	int data = eventfd(0, EFD_NONBLOCK), want = eventfd(0, EFD_NONBLOCK);
+
+	(void)state;
+	assert_true(data >= 0 && want >= 0);
+	fill_pattern(buf, sizeof(buf), 1);
+	assert_int_equal(egd_reserve_init(&r, 1000), 0);
+	egd_reserve_set_data_wake(&r, data);
+	egd_reserve_set_want_wake(&r, want);
+	assert_int_equal(egd_reserve_want(&r), 1000);
+	assert_int_equal(egd_reserve_put(&r, buf, 400), 400);
+	assert_true(drain(data) > 0);
+	/* At or under the low-water mark (half): it asks for all the free space. */
+	assert_int_equal(egd_reserve_want(&r), 600);
+	assert_int_equal(egd_reserve_put(&r, buf, 600), 600);
+	assert_int_equal(egd_reserve_want(&r), 0);
+	/* Above the mark: takes do not ask for more, and do not wake the loop. */
+	assert_int_equal(egd_reserve_take(&r, buf, 400), 400);
+	assert_int_equal(egd_reserve_want(&r), 0);
+	assert_int_equal(drain(want), 0);
+	/* Crossing the mark wakes the loop once. */
+	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
+	assert_int_equal(egd_reserve_want(&r), 500);
+	assert_true(drain(want) > 0);
+	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
+	assert_int_equal(drain(want), 0);
+	/* An empty put wakes nobody. */
+	(void)drain(data);
+	assert_int_equal(egd_reserve_put(&r, buf, 0), 0);
+	assert_int_equal(drain(data), 0);
+	egd_reserve_destroy(&r);
+	close(data);
+	close(want);
+}
+
+/* ---- every byte once, under a race ---- */
+
+#define RACE_BYTES (1u << 20)
+
+struct race {
+	struct egd_reserve r;
+	uint8_t *in;
+	uint8_t *out;
+	size_t out_len;
+	pthread_mutex_t lock;
+};
+
+static void *taker(void *arg)
+{
+	struct race *x = arg;
+	uint8_t buf[97];
+
+	for (;;) {
+		size_t n;
+
+		(void)pthread_mutex_lock(&x->lock);
+		if (x->out_len == RACE_BYTES) {
+			(void)pthread_mutex_unlock(&x->lock);
+			return NULL;
+		}
+		/* Take and record under one lock: the order of takes is the order of bytes. */
+		n = egd_reserve_take(&x->r, buf, sizeof(buf));
+		memcpy(x->out + x->out_len, buf, n);
+		x->out_len += n;
+		(void)pthread_mutex_unlock(&x->lock);
+	}
+}
+
+static void test_race_each_byte_once(void **state)
+{
+	struct race x;
+	pthread_t t[3];
+	size_t off = 0;
+
+	(void)state;
+	memset(&x, 0, sizeof(x));
+	x.in = malloc(RACE_BYTES);
+	x.out = malloc(RACE_BYTES);
+	assert_non_null(x.in);
+	assert_non_null(x.out);
+	fill_pattern(x.in, RACE_BYTES, 99);
+	(void)pthread_mutex_init(&x.lock, NULL);
+	assert_int_equal(egd_reserve_init(&x.r, 4096), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, taker, &x), 0);
+	while (off < RACE_BYTES)
+		off += egd_reserve_put(&x.r, x.in + off, RACE_BYTES - off < 1500 ? RACE_BYTES - off : 1500);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(x.out_len, RACE_BYTES);
+	assert_memory_equal(x.out, x.in, RACE_BYTES);
+	egd_reserve_destroy(&x.r);
+	free(x.in);
+	free(x.out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_fifo_wrap_and_wipe),
+		cmocka_unit_test(test_want_and_wakeups),
+		cmocka_unit_test(test_race_each_byte_once),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

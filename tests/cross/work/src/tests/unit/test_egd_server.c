@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The EGD server over a real unix socket, running in its own thread as in
+ * rngd: the socket's mode, a stale socket replaced and a live one left
+ * alone; every command; malformed and 0x03 clients dropped while another
+ * is served; 64 clients at once each getting distinct bytes; the client
+ * cap; a stalled and a flooding client; a client gone mid-reply (its
+ * bytes are not served again); the rate limit measured within 10%.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rngd/egd_server.h"
+
+static char dir[64];
+static char path[128];
+static struct rngd_log logger;
+static struct egd_reserve res;
+static struct egd_server srv;
+static struct egd_server_config cfg;
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/egd-unit.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/egd.sock", dir);
+	rngd_log_init(&logger, true, LOG_INFO);
+	egd_server_config_default(&cfg);
+	cfg.path = path;
+	cfg.group = NULL;
+	cfg.limits.rate = 0;
+	return egd_reserve_init(&res, 1u << 20);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	egd_server_close(&srv);
+	egd_reserve_destroy(&res);
+	(void)unlink(path);
+	(void)rmdir(dir);
+	rngd_log_close(&logger);
+	return 0;
+}
+
+static void start(void)
+{
+	assert_int_equal(egd_server_open(&srv, &cfg, &res, &logger), 0);
+	assert_int_equal(egd_server_start(&srv), 0);
+}
+
+static int connect_to(const char *p)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	strcpy(sa.sun_path, p);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+static void send_all(int fd, const void *buf, size_t len)
+{
+	assert_int_equal(send(fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+/* Read exactly @len within @ms; returns bytes read (less on EOF/time-out). */
+static size_t recv_exact(int fd, uint8_t *buf, size_t len, int ms)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, ms) <= 0)
+			break;
+		n = recv(fd, buf + got, len - got, 0);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+/* True if the server closed the connection within @ms. */
+static bool closed_within(int fd, int ms)
+{
+	uint8_t b[512];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		ssize_t n;
+
+		if (poll(&p, 1, ms) <= 0)
+			return false;
+		n = recv(fd, b, sizeof(b), 0);
+		if (n <= 0)
+			return true;
+	}
+}
+
+static void random_bytes(uint8_t *buf, size_t len)
+{
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, len, f), len);
+	fclose(f);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+static void test_socket_file(void **state)
+{
+	struct egd_server other;
+	struct stat st;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	(void)state;
+	cfg.mode = 0640;
+	start();
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0640);
+	/* A live server's socket is not taken over. */
+	assert_int_equal(egd_server_open(&other, &cfg, &res, &logger), -EADDRINUSE);
+	egd_server_close(&other);
+	assert_int_equal(stat(path, &st), 0);
+	egd_server_close(&srv);
+	/* A stale socket (its server died without unlinking) is replaced. */
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	strcpy(sa.sun_path, path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+	start();
+	close(connect_to(path));
+	egd_server_close(&srv);
+	/* Something else at the path is left alone. */
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	assert_int_equal(egd_server_open(&other, &cfg, &res, &logger), -EEXIST);
+	egd_server_close(&other);
+	unlink(path);
+	/* A group that does not exist is an error, before anything is created. */
+	cfg.group = "no-such-group-egd";
+	assert_int_equal(egd_server_open(&srv, &cfg, &res, &logger), -ENOENT);
+	assert_int_equal(stat(path, &st), -1);
+	cfg.group = NULL;
+}
+
+static void test_every_command(void **state)
+{
+	uint8_t in[600], out[600], hdr[4];
+	char pid[16];
+	int fd;
+
+	(void)state;
+	start();
+	random_bytes(in, sizeof(in));
+	assert_int_equal(egd_reserve_put(&res, in, 500), 500);
+	fd = connect_to(path);
+	send_all(fd, "\x00", 1);
+	assert_int_equal(recv_exact(fd, hdr, 4, 2000), 4);
+	assert_memory_equal(hdr, "\x00\x00\x01\xf4", 4);
+	/* Non-blocking read: count then bytes. */
+	send_all(fd, "\x01\x0a", 2);
+	assert_int_equal(recv_exact(fd, out, 11, 2000), 11);
+	assert_int_equal(out[0], 10);
+	assert_memory_equal(out + 1, in, 10);
+	/* Blocking read of 255, read back in small pieces (partial reads). */
+	send_all(fd, "\x02\xff", 2);
+	for (size_t got = 0; got < 255; got += 15)
+		assert_int_equal(recv_exact(fd, out + got, 15, 2000), 15);
+	assert_memory_equal(out, in + 10, 255);
+	/* pid */
+	send_all(fd, "\x04", 1);
+	assert_int_equal(recv_exact(fd, hdr, 1, 2000), 1);
+	assert_true(hdr[0] > 0 && hdr[0] < sizeof(pid));
+	assert_int_equal(recv_exact(fd, (uint8_t *)pid, hdr[0], 2000), hdr[0]);
+	pid[hdr[0]] = '\0';
+	assert_int_equal(atol(pid), (long)getpid());
+	/* A blocking read beyond what is held waits, then completes when
+	 * entropy arrives; the request behind it (level) follows it. */
+	send_all(fd, "\x02\xff\x00", 3);
+	assert_int_equal(recv_exact(fd, out, 255, 300), 235);
+	assert_int_equal(egd_reserve_put(&res, in + 500, 100), 100);
+	assert_int_equal(recv_exact(fd, out + 235, 20 + 4, 2000), 24);
+	assert_memory_equal(out, in + 265, 255);
+	assert_memory_equal(out + 255, "\x00\x00\x00\x50", 4);
+	/* Non-blocking read of more than held: what there is. */
+	send_all(fd, "\x01\xff", 2);
+	assert_int_equal(recv_exact(fd, out, 81, 2000), 81);
+	assert_int_equal(out[0], 80);
+	assert_memory_equal(out + 1, in + 520, 80);
+	send_all(fd, "\x01\x05", 2);
+	assert_int_equal(recv_exact(fd, out, 1, 2000), 1);
+	assert_int_equal(out[0], 0);
+	close(fd);
+	assert_int_equal(egd_server_bytes_served(&srv), 600);
+}
+
+static void test_malformed_others_unaffected(void **state)
+{
+	uint8_t buf[64];
+	int good, bad, writer;
+
+	(void)state;
+	start();
+	random_bytes(buf, sizeof(buf));
+	good = connect_to(path);
+	bad = connect_to(path);
+	writer = connect_to(path);
+	send_all(good, "\x02\x20", 2);          /* waits: empty reserve */
+	send_all(bad, "\x00\x07", 2);
+	assert_true(closed_within(bad, 2000));
+	send_all(writer, "\x03\x00\x08\x01\xaa", 5);
+	assert_true(closed_within(writer, 2000));
+	assert_int_equal(egd_reserve_put(&res, buf, 32), 32);
+	assert_int_equal(recv_exact(good, buf + 32, 32, 2000), 32);
+	assert_memory_equal(buf + 32, buf, 32);
+	close(good);
+	close(bad);
+	close(writer);
+	assert_int_equal(srv.dropped, 2);
+}
+
+#define MANY 64
+
+static void test_64_clients(void **state)
+{
+	static uint8_t in[MANY * 255], got[MANY][255];
+	int fd[MANY];
+	size_t off[MANY];
+
+	(void)state;
+	start();
+	random_bytes(in, sizeof(in));
+	for (int i = 0; i < MANY; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], "\x02\xff", 2);
+	}
+	assert_int_equal(egd_reserve_put(&res, in, sizeof(in)), sizeof(in));
+	for (int i = 0; i < MANY; i++)
+		assert_int_equal(recv_exact(fd[i], got[i], 255, 5000), 255);
+	/* Every byte once: each client's bytes are runs of the input, and the
+	 * runs of all clients tile it without overlap. Served in parts of
+	 * EGD_SERVE_CHUNK (the reserve holds plenty), so match part by part. */
+	static uint8_t used[MANY * 255];
+
+	memset(used, 0, sizeof(used));
+	for (int i = 0; i < MANY; i++) {
+		for (size_t p = 0; p < 255; p += EGD_SERVE_CHUNK) {
+			size_t part = 255 - p < EGD_SERVE_CHUNK ? 255 - p : EGD_SERVE_CHUNK;
+			const uint8_t *at = memmem(in, sizeof(in), got[i] + p, part);
+
+			assert_non_null(at);
+			off[i] = (size_t)(at - in);
+			for (size_t k = 0; k < part; k++) {
+				assert_int_equal(used[off[i] + k], 0);
+				used[off[i] + k] = 1;
+			}
+		}
+	}
+	for (size_t k = 0; k < sizeof(in); k++)
+		assert_int_equal(used[k], 1);
+	for (int i = 0; i < MANY; i++)
+		close(fd[i]);
+}
+
+static void test_client_cap(void **state)
+{
+	int fd[5];
+	uint8_t b[4];
+
+	(void)state;
+	cfg.limits.max_clients = 4;
+	start();
+	for (int i = 0; i < 4; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], "\x00", 1);
+		assert_int_equal(recv_exact(fd[i], b, 4, 2000), 4);
+	}
+	fd[4] = connect_to(path);
+	assert_true(closed_within(fd[4], 2000));
+	close(fd[0]);
+	/* A slot freed: the next one is accepted. */
+	usleep(100000);
+	int again = connect_to(path);
+
+	send_all(again, "\x00", 1);
+	assert_int_equal(recv_exact(again, b, 4, 2000), 4);
+	close(again);
+	for (int i = 1; i < 5; i++)
+		close(fd[i]);
+	assert_int_equal(srv.refused, 1);
+}
+
+static void test_stall_and_flood(void **state)
+{
+	uint8_t reqs[2 * 40];
+	int half, flood, patient;
+	uint64_t t0;
+
+	(void)state;
+	cfg.limits.stall_ms = 300;
+	start();
+	patient = connect_to(path);
+	send_all(patient, "\x02\x40", 2);         /* waits for entropy: not a stall */
+	half = connect_to(path);
+	t0 = now_ms();
+	send_all(half, "\x01", 1);
+	assert_true(closed_within(half, 3000));
+	assert_true(now_ms() - t0 >= 250);
+	flood = connect_to(path);
+	for (int i = 0; i < 40; i++) {
+		reqs[2 * i] = 0x02;
+		reqs[2 * i + 1] = 0xff;
+	}
+	send_all(flood, reqs, sizeof(reqs));    /* 10200 bytes asked, limit 8192 */
+	assert_true(closed_within(flood, 2000));
+	/* The patient client is still there and gets its bytes. */
+	uint8_t in[64], out[64];
+
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, 64);
+	assert_int_equal(recv_exact(patient, out, 64, 2000), 64);
+	assert_memory_equal(in, out, 64);
+	close(half);
+	close(flood);
+	close(patient);
+}
+
+static void test_gone_mid_reply(void **state)
+{
+	uint8_t in[300], out[200];
+	int gone, next;
+
+	(void)state;
+	start();
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, 100);
+	gone = connect_to(path);
+	send_all(gone, "\x02\xff", 2);
+	usleep(200000);                        /* it got 100 of its 255 */
+	close(gone);
+	usleep(100000);
+	egd_reserve_put(&res, in + 100, 200);
+	next = connect_to(path);
+	send_all(next, "\x02\xc8", 2);
+	assert_int_equal(recv_exact(next, out, 200, 2000), 200);
+	/* The next client gets the bytes after those served to the one gone. */
+	assert_memory_equal(out, in + 100, 200);
+	close(next);
+}
+
+static void test_rate_measured(void **state)
+{
+	static uint8_t in[1u << 18];
+	uint8_t out[255];
+	uint64_t t0, t1, got = 0;
+	int fd;
+
+	(void)state;
+	cfg.limits.rate = 50000;
+	cfg.limits.burst = 2000;
+	start();
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, sizeof(in));
+	fd = connect_to(path);
+	/* Spend the burst first, then measure 1.5 s with 4 requests in flight. */
+	for (int i = 0; i < 8; i++)
+		send_all(fd, "\x02\xfa", 2);
+	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+	for (int i = 1; i < 8; i++)
+		assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+	t0 = now_ms();
+	while ((t1 = now_ms()) - t0 < 1500) {
+		send_all(fd, "\x02\xfa", 2);
+		assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+		got += 250;
+	}
+	double rate = (double)got * 1000.0 / (double)(t1 - t0);
+
+	print_message("measured %.0f bytes/s with --egd-rate 50000\n", rate);
+	assert_true(rate > 45000.0 && rate < 55000.0);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_socket_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_command, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_others_unaffected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_64_clients, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_client_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stall_and_flood, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gone_mid_reply, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rate_measured, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sharing sink: the kernel sink's demand first (the host's pool until
+ * ready, then its top-ups), the reserve with what is left; a file sink and
+ * the reserve take turns; -o none feeds the reserve only; 0-credit parts
+ * never reach the reserve; each part goes to exactly one place.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "rngd/egd_share.h"
+
+struct fake_sink {
+	size_t demand;
+	uint64_t next_ms;
+	size_t written;
+	unsigned int credit;
+};
+
+static size_t fake_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_ms)
+{
+	struct fake_sink *f = s->priv;
+
+	(void)now_ms;
+	if (!f->demand)
+		*next_ms = f->next_ms;
+	return f->demand;
+}
+
+static int fake_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsigned int credit_bits)
+{
+	struct fake_sink *f = s->priv;
+
+	(void)buf;
+	f->written += len;
+	f->credit += credit_bits;
+	return 0;
+}
+
+static void fake_close(struct rng_sink *s)
+{
+	(void)s;
+}
+
+static const struct rng_sink_ops fake_ops = { "kernel", fake_demand, fake_write, fake_close };
+
+static void test_host_first(void **state)
+{
+	struct fake_sink f = { .demand = 2500, .next_ms = 60000 };
+	struct rng_sink inner = { &fake_ops, &f }, out;
+	struct egd_share sh;
+	struct egd_reserve r;
+	uint8_t buf[2500];
+	uint64_t next = 0;
+
+	(void)state;
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(egd_reserve_init(&r, 4096), 0);
+	egd_share_open(&out, &sh, &inner, &r, true);
+	assert_string_equal(out.ops->name, "kernel+egd");
+	/* Pool not ready: the kernel sink wants, and gets, everything. */
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(out.ops->demand(&out, 0, &next), 2500);
+		assert_int_equal(out.ops->write(&out, buf, 2500, 20000), 0);
+	}
+	assert_int_equal(f.written, 5 * 2500);
+	assert_int_equal(egd_reserve_held(&r), 0);
+	/* Ready: the kernel wants nothing until its top-up; the guests get it. */
+	f.demand = 0;
+	assert_int_equal(out.ops->demand(&out, 0, &next), 4096);
+	assert_int_equal(out.ops->write(&out, buf, 2500, 20000), 0);
+	assert_int_equal(egd_reserve_held(&r), 2500);
+	assert_int_equal(f.written, 5 * 2500);
+	/* Over the reserve's low-water mark: no demand, the next time is the kernel's. */
+	next = 0;
+	assert_int_equal(out.ops->demand(&out, 0, &next), 0);
+	assert_int_equal(next, 60000);
+	/* A top-up is due while the reserve also wants: the host wins. */
+	uint8_t tmp[4096];
+
+	assert_int_equal(egd_reserve_take(&r, tmp, 1000), 1000);
+	f.demand = 64;
+	assert_int_equal(out.ops->demand(&out, 0, &next), 64);
+	assert_int_equal(out.ops->write(&out, buf, 64, 512), 0);
+	assert_int_equal(f.written, 5 * 2500 + 64);
+	assert_int_equal(egd_reserve_held(&r), 1500);
+	f.demand = 0;
+	assert_int_equal(out.ops->demand(&out, 0, &next), 4096 - 1500);
+	egd_reserve_destroy(&r);
+}
+
+static void test_file_sink_takes_turns(void **state)
+{
+	struct fake_sink f = { .demand = 2500 };
+	struct rng_sink inner = { &fake_ops, &f }, out;
+	struct egd_share sh;
+	struct egd_reserve r;
+	uint8_t buf[100];
+	uint64_t next = 0;
+	size_t to_reserve = 0;
+
+	(void)state;
+	memset(buf, 1, sizeof(buf));
+	assert_int_equal(egd_reserve_init(&r, 1u << 20), 0);
+	egd_share_open(&out, &sh, &inner, &r, false);
+	for (int i = 0; i < 100; i++) {
+		size_t d = out.ops->demand(&out, 0, &next);
+
+		assert_true(d > 0);
+		assert_int_equal(out.ops->write(&out, buf, sizeof(buf), 800), 0);
+		if (sh.last_write == EGD_ROUTE_RESERVE)
+			to_reserve += sizeof(buf);
+	}
+	/* Every part went to one place, half each. */
+	assert_int_equal(f.written + egd_reserve_held(&r), 100 * sizeof(buf));
+	assert_int_equal(to_reserve, 50 * sizeof(buf));
+	assert_int_equal(egd_reserve_held(&r), to_reserve);
+	egd_reserve_destroy(&r);
+}
+
+static void test_none_and_zero_credit(void **state)
+{
+	struct rng_sink out;
+	struct egd_share sh;
+	struct egd_reserve r;
+	uint8_t buf[300];
+	uint64_t next = 0;
+
+	(void)state;
+	memset(buf, 7, sizeof(buf));
+	assert_int_equal(egd_reserve_init(&r, 1024), 0);
+	egd_share_open(&out, &sh, NULL, &r, false);
+	assert_string_equal(out.ops->name, "egd");
+	assert_int_equal(out.ops->demand(&out, 0, &next), 1024);
+	/* A failed block mixed with 0 credit, or a 0-credit source: dropped. */
+	assert_int_equal(out.ops->write(&out, buf, 300, 0), 0);
+	assert_int_equal(egd_reserve_held(&r), 0);
+	assert_int_equal(sh.bytes_dropped, 300);
+	assert_int_equal(out.ops->write(&out, buf, 300, 2400), 0);
+	assert_int_equal(egd_reserve_held(&r), 300);
+	assert_int_equal(sh.bytes_to_reserve, 300);
+	/* Over the low-water mark: nothing wanted, and no timer (it pokes). */
+	assert_int_equal(out.ops->write(&out, buf, 300, 2400), 0);
+	next = 0;
+	assert_int_equal(out.ops->demand(&out, 0, &next), 0);
+	assert_int_equal(next, RNG_SINK_NEVER);
+	egd_reserve_destroy(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_first),
+		cmocka_unit_test(test_file_sink_takes_turns),
+		cmocka_unit_test(test_none_and_zero_credit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The stateful gate: continuous test across blocks and against the seed,
+ * the repeated-block history, SP 800-90B RCT and APT at their cut-offs and
+ * across block boundaries, counters, configuration errors.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fips/fips.h"
+#include "tests/unit/fips_test_blocks.h"
+
+#define CONT FIPS_FAIL_BIT(FIPS_TEST_CONTINUOUS)
+#define REPEAT FIPS_FAIL_BIT(FIPS_TEST_REPEAT_BLOCK)
+#define RCT FIPS_FAIL_BIT(FIPS_TEST_SP800_RCT)
+#define APT FIPS_FAIL_BIT(FIPS_TEST_SP800_APT)
+
+static void gate_with(struct fips_gate *g, bool continuous, bool repeat, bool sp800,
+		      unsigned int sample_bits, double h, double alpha_log2)
+{
+	struct fips_gate_config cfg = {
+		.continuous = continuous, .repeat_block = repeat, .sp800_90b = sp800,
+		.sample_bits = sample_bits, .min_entropy = h, .alpha_log2 = alpha_log2,
+	};
+
+	assert_int_equal(fips_gate_init(g, &cfg), 0);
+}
+
+static unsigned int block_verdict(const uint8_t *block)
+{
+	struct fips_block_stats st;
+
+	fips_block_stats(block, &st);
+	return fips_block_verdict(&st);
+}
+
+static void names(void **state)
+{
+	(void)state;
+	for (int t = 0; t < FIPS_TEST_MAX; t++)
+		assert_non_null(fips_test_name((enum fips_test)t));
+	assert_string_equal(fips_test_name(FIPS_TEST_LONG_RUN), "long-run");
+	assert_null(fips_test_name(FIPS_TEST_MAX));
+	assert_null(fips_test_name(FIPS_TEST_INVALID));
+}
+
+static void config_errors(void **state)
+{
+	struct fips_gate_config cfg;
+	struct fips_gate g;
+
+	(void)state;
+	fips_gate_config_default(&cfg);
+	assert_true(cfg.continuous && cfg.repeat_block && cfg.sp800_90b);
+	assert_int_equal(cfg.sample_bits, 8);
+	assert_true(cfg.min_entropy == 6.0 && cfg.alpha_log2 == -30.0);
+	assert_int_equal(fips_gate_init(&g, &cfg), 0);
+	assert_int_equal(g.rct_cutoff, 6);
+	assert_int_equal(g.apt_cutoff, 31);
+	fips_gate_destroy(&g);
+	assert_null(g.history);
+
+	cfg.sample_bits = 4;
+	assert_int_equal(fips_gate_init(&g, &cfg), -EINVAL);
+	cfg.sample_bits = 1;                 /* H = 6 > 1 bit */
+	assert_int_equal(fips_gate_init(&g, &cfg), -EINVAL);
+	cfg.sample_bits = 8;
+	cfg.min_entropy = 0;
+	assert_int_equal(fips_gate_init(&g, &cfg), -EINVAL);
+	cfg.min_entropy = NAN;
+	assert_int_equal(fips_gate_init(&g, &cfg), -EINVAL);
+	cfg.min_entropy = 6;
+	cfg.alpha_log2 = 0;
+	assert_int_equal(fips_gate_init(&g, &cfg), -EINVAL);
+	cfg.alpha_log2 = INFINITY;
+	assert_int_equal(fips_gate_init(&g, &cfg), -EINVAL);
+	/* Without SP 800-90B, H and alpha are not looked at. */
+	cfg.sp800_90b = false;
+	assert_int_equal(fips_gate_init(&g, &cfg), 0);
+	fips_gate_destroy(&g);
+}
+
+static void continuous_across_blocks_and_seed(void **state)
+{
+	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 61);
+	tb_passing_block(a, &r);
+	tb_passing_block(b, &r);
+
+	/* No seed: the first word is only remembered. */
+	gate_with(&g, true, false, false, 8, 0, 0);
+	memcpy(b, a + TB_BLOCK_BYTES - 4, 4);       /* b's first word = a's last */
+	assert_int_equal(fips_gate_check(&g, a), 0);
+	assert_int_equal(fips_gate_check(&g, b), CONT | block_verdict(b));
+	assert_int_equal(g.counters.failures[FIPS_TEST_CONTINUOUS], 1);
+
+	/* After a reset the next block is not compared with the old one. */
+	fips_gate_reset(&g);
+	assert_int_equal(fips_gate_check(&g, b) & CONT, 0);
+	assert_int_equal(g.counters.blocks, 3);
+
+	/* The seed is the word before the first block. */
+	fips_gate_reset(&g);
+	fips_gate_seed(&g, a);
+	memcpy(b, a, 4);
+	assert_int_equal(fips_gate_check(&g, b) & CONT, CONT);
+	fips_gate_reset(&g);
+	a[0] ^= 1;
+	fips_gate_seed(&g, a);
+	assert_int_equal(fips_gate_check(&g, b) & CONT, 0);
+
+	/* Inside a block: word 100 repeats word 99; little-endian words. */
+	tb_passing_block(b, &r);
+	fips_gate_reset(&g);
+	memcpy(b + 400, b + 396, 4);
+	assert_int_equal(fips_gate_check(&g, b) & CONT, CONT);
+	b[400] ^= 0x80;
+	fips_gate_reset(&g);
+	assert_int_equal(fips_gate_check(&g, b) & CONT, 0);
+	/* Equal 4-byte groups that are not aligned words do not count. */
+	tb_passing_block(b, &r);
+	memcpy(b + 402, b + 398, 4);
+	fips_gate_reset(&g);
+	assert_int_equal(fips_gate_check(&g, b) & CONT, 0);
+	fips_gate_destroy(&g);
+}
+
+static void repeated_block_history(void **state)
+{
+	uint8_t first[TB_BLOCK_BYTES], other[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 71);
+	tb_passing_block(first, &r);
+	for (unsigned int gap = 0; gap <= FIPS_REPEAT_HISTORY; gap++) {
+		unsigned int want = gap < FIPS_REPEAT_HISTORY ? REPEAT : 0;
+
+		gate_with(&g, false, true, false, 8, 0, 0);
+		assert_int_equal(fips_gate_check(&g, first), 0);
+		for (unsigned int i = 0; i < gap; i++) {
+			tb_random_block(other, &r);
+			assert_int_equal(fips_gate_check(&g, other) & REPEAT, 0);
+		}
+		/* Within 64 blocks back it fails; 65 back it is forgotten. */
+		assert_int_equal(fips_gate_check(&g, first), want);
+		assert_int_equal(g.counters.failures[FIPS_TEST_REPEAT_BLOCK], want ? 1 : 0);
+		/* Forgotten after a reset. */
+		fips_gate_reset(&g);
+		assert_int_equal(fips_gate_check(&g, first), 0);
+		fips_gate_destroy(&g);
+	}
+}
+
+/* Random bytes, no byte equal to its neighbour nor to @avoid. */
+static void distinct_neighbours(uint8_t *b, struct tb_rng *r, int avoid)
+{
+	tb_random_block(b, r);
+	for (size_t i = 0; i < TB_BLOCK_BYTES; i++)
+		while ((i > 0 && b[i] == b[i - 1]) || b[i] == avoid)
+			b[i] = (uint8_t)tb_next(r);
+}
+
+/* Bytes, H = 4, alpha = 2^-20: RCT cut-off 6 (tests/sp800-90b/cutoffs.txt). */
+static void rct_bytes_at_cutoff(void **state)
+{
+	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 81);
+	for (unsigned int len = 5; len <= 6; len++) {
+		unsigned int want = len == 6 ? RCT : 0;
+
+		gate_with(&g, false, false, true, 8, 4, -20);
+		assert_int_equal(g.rct_cutoff, 6);
+		distinct_neighbours(a, &r, -1);
+		memset(a + 1000, a[999] ^ 0x55, len);
+		a[1000 + len] = (uint8_t)(a[1000] ^ 0x0f);
+		assert_int_equal(fips_gate_check(&g, a) & (RCT | APT), want);
+		assert_int_equal(g.counters.failures[FIPS_TEST_SP800_RCT], len == 6);
+		fips_gate_destroy(&g);
+
+		/* Across a block boundary: the block with the last sample fails. */
+		gate_with(&g, false, false, true, 8, 4, -20);
+		distinct_neighbours(a, &r, 0x42);
+		distinct_neighbours(b, &r, 0x42);
+		memset(a + TB_BLOCK_BYTES - 3, 0x42, 3);
+		memset(b, 0x42, len - 3);
+		assert_int_equal(fips_gate_check(&g, a) & RCT, 0);
+		assert_int_equal(fips_gate_check(&g, b) & RCT, want);
+		fips_gate_destroy(&g);
+	}
+}
+
+/* Bits, H = 1, alpha = 2^-20: RCT cut-off 21, below the long-run limit. */
+static void rct_bits_at_cutoff(void **state)
+{
+	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
+	struct fips_block_stats st;
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 91);
+	for (unsigned int len = 20; len <= 21; len++) {
+		unsigned int want = len == 21 ? RCT : 0;
+
+		do {
+			tb_passing_block(a, &r);
+			fips_block_stats(a, &st);
+		} while (st.longest_run >= 16);
+		gate_with(&g, false, false, true, 1, 1, -20);
+		assert_int_equal(g.rct_cutoff, 21);
+		tb_plant_run(a, 777, len, 0);
+		assert_int_equal(fips_gate_check(&g, a) & RCT, want);
+		fips_gate_destroy(&g);
+
+		/* 10 ones end block a, len - 10 more start block b. */
+		do {
+			tb_passing_block(a, &r);
+			tb_passing_block(b, &r);
+			tb_plant_run(a, TB_BLOCK_BITS - 10, 10, 1);
+			tb_plant_run(b, 0, len - 10, 1);
+			fips_block_stats(a, &st);
+			if (st.longest_run >= 16)
+				continue;
+			fips_block_stats(b, &st);
+		} while (st.longest_run >= 16);
+		gate_with(&g, false, false, true, 1, 1, -20);
+		assert_int_equal(fips_gate_check(&g, a) & RCT, 0);
+		assert_int_equal(fips_gate_check(&g, b) & RCT, want);
+		fips_gate_destroy(&g);
+	}
+}
+
+/* Bytes, H = 4, alpha = 2^-20: APT window 512, cut-off 62. */
+static void apt_bytes_at_cutoff(void **state)
+{
+	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 101);
+	for (unsigned int count = 61; count <= 62; count++) {
+		unsigned int want = count == 62 ? APT : 0;
+
+		gate_with(&g, false, false, true, 8, 4, -20);
+		assert_int_equal(g.apt_cutoff, 62);
+		distinct_neighbours(a, &r, 0x00);
+		/* The window's first sample counts: byte 0 and every 8th after. */
+		for (unsigned int i = 0; i < count; i++)
+			a[8 * i] = 0x00;
+		assert_int_equal(fips_gate_check(&g, a) & (APT | RCT), want);
+		fips_gate_destroy(&g);
+
+		/* The fifth window starts at byte 2048 and ends in the next block. */
+		gate_with(&g, false, false, true, 8, 4, -20);
+		distinct_neighbours(a, &r, 0x00);
+		distinct_neighbours(b, &r, 0x00);
+		for (unsigned int i = 0; i < 61; i++)
+			a[2048 + 4 * i] = 0x00;
+		if (count == 62)
+			b[59] = 0x00;            /* the window's last sample */
+		else
+			b[60] = 0x00;            /* the next window's first */
+		assert_int_equal(fips_gate_check(&g, a) & APT, 0);
+		assert_int_equal(fips_gate_check(&g, b) & APT, want);
+		fips_gate_destroy(&g);
+	}
+}
+
+/* Bits, H = 1, alpha = 2^-20: APT window 1024, cut-off 589. */
+static void apt_bits_at_cutoff(void **state)
+{
+	uint8_t a[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 111);
+	for (unsigned int count = 588; count <= 589; count++) {
+		unsigned int want = count == 589 ? APT : 0;
+		uint32_t ones = 0;
+
+		tb_passing_block(a, &r);
+		tb_set_bit(a, 0, 1);
+		for (uint32_t i = 0; i < 1024; i++)
+			ones += tb_get_bit(a, i);
+		while (ones != count) {
+			uint32_t i = 1 + tb_below(&r, 1023);
+			unsigned int bit = ones < count;
+
+			if (tb_get_bit(a, i) != bit) {
+				tb_set_bit(a, i, bit);
+				ones += bit ? 1 : (uint32_t)-1;
+			}
+		}
+		gate_with(&g, false, false, true, 1, 1, -20);
+		assert_int_equal(g.apt_cutoff, 589);
+		assert_int_equal(fips_gate_check(&g, a) & APT, want);
+		fips_gate_destroy(&g);
+	}
+}
+
+static void counters_add_up(void **state)
+{
+	uint8_t block[TB_BLOCK_BYTES];
+	struct fips_gate_config cfg;
+	struct fips_gate g;
+	struct tb_rng r;
+	uint64_t failed_tests = 0, mask_bits = 0;
+
+	(void)state;
+	tb_seed(&r, 121);
+	fips_gate_config_default(&cfg);
+	assert_int_equal(fips_gate_init(&g, &cfg), 0);
+	for (int i = 0; i < 200; i++) {
+		unsigned int fail;
+
+		if (i % 3 == 0)
+			tb_biased_block(block, &r, 0.52);
+		else
+			tb_random_block(block, &r);
+		fail = fips_gate_check(&g, block);
+		mask_bits += (uint64_t)__builtin_popcount(fail);
+	}
+	for (int t = 0; t < FIPS_TEST_MAX; t++)
+		failed_tests += g.counters.failures[t];
+	assert_int_equal(g.counters.blocks, 200);
+	assert_int_equal(g.counters.passed + g.counters.failed, 200);
+	assert_true(g.counters.failed > 0 && g.counters.passed > 0);
+	assert_int_equal(failed_tests, mask_bits);
+	/* A reset keeps the counters. */
+	fips_gate_reset(&g);
+	assert_int_equal(g.counters.blocks, 200);
+	fips_gate_destroy(&g);
+	assert_int_equal(g.counters.blocks, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names),
+		cmocka_unit_test(config_errors),
+		cmocka_unit_test(continuous_across_blocks_and_seed),
+		cmocka_unit_test(repeated_block_history),
+		cmocka_unit_test(rct_bytes_at_cutoff),
+		cmocka_unit_test(rct_bits_at_cutoff),
+		cmocka_unit_test(apt_bytes_at_cutoff),
+		cmocka_unit_test(apt_bits_at_cutoff),
+		cmocka_unit_test(counters_add_up),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

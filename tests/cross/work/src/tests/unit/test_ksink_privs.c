@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Privilege drop and the pid file. Every privs_drop() runs in a forked
+ * child that reports back through its exit status, so the test process
+ * itself keeps its identity.
+ */
+#include <config.h>
+
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include <cmocka.h>
+
+#include "rngd/privs.h"
+
+#define CAP_SYS_ADMIN_MASK (1ull << CAP_SYS_ADMIN)
+
+/* Child exit codes: 0 fine, else the first check that failed. */
+enum child_result {
+	CHILD_OK, CHILD_DROP_FAILED, CHILD_WRONG_UID, CHILD_WRONG_GID, CHILD_WRONG_GROUPS,
+	CHILD_WRONG_CAPEFF, CHILD_WRONG_CAPPRM, CHILD_WRONG_CAPBND, CHILD_WRONG_CAPAMB,
+	CHILD_NO_NNP, CHILD_CAN_REGAIN_ROOT,
+};
+
+static int run_child(int (*fn)(const void *), const void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn(arg));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* /proc/self/status "Key:\t<hex>" */
+static unsigned long long status_hex(const char *key)
+{
+	char line[256];
+	size_t klen = strlen(key);
+	unsigned long long v = ~0ull;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':')
+			v = strtoull(line + klen + 1, NULL, 16);
+	(void)fclose(f);
+	return v;
+}
+
+struct drop_case {
+	const char *arg;
+	uid_t uid;
+	gid_t gid;
+};
+
+static int child_drop(const void *p)
+{
+	const struct drop_case *c = p;
+	gid_t groups[8];
+	int n;
+
+	if (privs_drop(c->arg) != 0)
+		return CHILD_DROP_FAILED;
+	if (getuid() != c->uid || geteuid() != c->uid)
+		return CHILD_WRONG_UID;
+	if (getgid() != c->gid || getegid() != c->gid)
+		return CHILD_WRONG_GID;
+	n = getgroups(8, groups);
+	if (n != 1 || groups[0] != c->gid)
+		return CHILD_WRONG_GROUPS;
+	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPEFF;
+	if (status_hex("CapPrm") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPPRM;
+	if (status_hex("CapBnd") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPBND;
+	if (status_hex("CapAmb") != 0)
+		return CHILD_WRONG_CAPAMB;
+	if (status_hex("NoNewPrivs") != 1)
+		return CHILD_NO_NNP;
+	if (setuid(0) == 0)
+		return CHILD_CAN_REGAIN_ROOT;
+	return CHILD_OK;
+}
+
+static void test_drop_to_nobody(void **state)
+{
+	struct passwd *pw;
+	struct group *gr;
+	struct drop_case c;
+	char numeric[64];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pw = getpwnam("nobody");
+	assert_non_null(pw);
+	c.arg = "nobody";
+	c.uid = pw->pw_uid;
+	c.gid = pw->pw_gid;
+	assert_int_equal(run_child(child_drop, &c), CHILD_OK);
+
+	gr = getgrnam("nogroup");
+	if (gr) {
+		c.arg = "nobody:nogroup";
+		c.gid = gr->gr_gid;
+		assert_int_equal(run_child(child_drop, &c), CHILD_OK);
+	}
+	/* Numeric ids need no passwd entry. */
+	(void)snprintf(numeric, sizeof(numeric), "%u:%u", 64123u, 64124u);
+	c.arg = numeric;
+	c.uid = 64123;
+	c.gid = 64124;
+	assert_int_equal(run_child(child_drop, &c), CHILD_OK);
+}
+
+/*
+ * What a systemd unit gives rngd: root limited to the unit's
+ * CapabilityBoundingSet=. rngd.service has CAP_SYS_ADMIN CAP_SETUID
+ * CAP_SETGID CAP_SETPCAP; without CAP_SETPCAP the bounding set cannot be
+ * trimmed, but the drop must still leave only CAP_SYS_ADMIN usable.
+ */
+struct unit_case {
+	struct drop_case who;
+	unsigned long long bounding;       /* the unit's CapabilityBoundingSet= */
+	unsigned long long bounding_after; /* CapBnd once rngd dropped */
+};
+
+static int child_drop_like_a_unit(const void *p)
+{
+	const struct unit_case *c = p;
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+		if (!(c->bounding & (1ull << cap)) && prctl(PR_CAPBSET_DROP, cap, 0L, 0L, 0L) < 0)
+			return 110;
+	memset(data, 0, sizeof(data));
+	data[0].permitted = data[0].effective = (uint32_t)c->bounding;
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return 111;
+	if (status_hex("CapBnd") != c->bounding || status_hex("CapEff") != c->bounding)
+		return 112;
+	if (privs_drop(c->who.arg) != 0)
+		return CHILD_DROP_FAILED;
+	if (getuid() != c->who.uid || getgid() != c->who.gid)
+		return CHILD_WRONG_UID;
+	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPEFF;
+	if (status_hex("CapPrm") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPPRM;
+	if (status_hex("CapBnd") != c->bounding_after)
+		return CHILD_WRONG_CAPBND;
+	/* no_new_privs keeps execve() from using what the bounding set holds. */
+	if (status_hex("NoNewPrivs") != 1)
+		return CHILD_NO_NNP;
+	if (setuid(0) == 0)
+		return CHILD_CAN_REGAIN_ROOT;
+	return CHILD_OK;
+}
+
+static void test_drop_in_a_units_bounding_set(void **state)
+{
+	const unsigned long long ids = (1ull << CAP_SETUID) | (1ull << CAP_SETGID);
+	struct passwd *pw;
+	struct unit_case c;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	pw = getpwnam("nobody");
+	assert_non_null(pw);
+	c.who.arg = "nobody";
+	c.who.uid = pw->pw_uid;
+	c.who.gid = pw->pw_gid;
+	/* rngd.service as shipped. */
+	c.bounding = CAP_SYS_ADMIN_MASK | ids | (1ull << CAP_SETPCAP);
+	c.bounding_after = CAP_SYS_ADMIN_MASK;
+	assert_int_equal(run_child(child_drop_like_a_unit, &c), CHILD_OK);
+	/* A drop-in without CAP_SETPCAP. */
+	c.bounding = CAP_SYS_ADMIN_MASK | ids;
+	c.bounding_after = c.bounding;
+	assert_int_equal(run_child(child_drop_like_a_unit, &c), CHILD_OK);
+}
+
+static int child_drop_expect(const void *p)
+{
+	const char *arg = p;
+	int r = privs_drop(arg);
+
+	/* Refused before anything changed: still root. */
+	if (getuid() != 0 || status_hex("CapEff") == CAP_SYS_ADMIN_MASK)
+		return 100;
+	return -r;
+}
+
+static void test_drop_bad_arguments(void **state)
+{
+	char longname[400];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(run_child(child_drop_expect, ""), EINVAL);
+	assert_int_equal(run_child(child_drop_expect, ":nogroup"), EINVAL);
+	assert_int_equal(run_child(child_drop_expect, "nobody:"), EINVAL);
+	assert_int_equal(run_child(child_drop_expect, "no-such-user-ksink"), ESRCH);
+	assert_int_equal(run_child(child_drop_expect, "nobody:no-such-group-ksink"), ESRCH);
+	assert_int_equal(run_child(child_drop_expect, "-1"), ESRCH);
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	assert_int_equal(run_child(child_drop_expect, longname), EINVAL);
+}
+
+static int child_drop_unprivileged(const void *p)
+{
+	(void)p;
+	/* First become nobody with nothing, then try again: it must fail. */
+	if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+		return 101;
+	return -privs_drop("root");
+}
+
+static void test_drop_without_privileges_fails(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(run_child(child_drop_unprivileged, NULL), EPERM);
+}
+
+/* ---- pid file ------------------------------------------------------------- */
+
+static char pid_path[64];
+
+static int setup_pidfile(void **state)
+{
+	int fd;
+
+	(void)state;
+	(void)snprintf(pid_path, sizeof(pid_path), "/tmp/ksink-pid-XXXXXX");
+	fd = mkstemp(pid_path);
+	assert_true(fd >= 0);
+	(void)close(fd);
+	assert_int_equal(unlink(pid_path), 0);
+	return 0;
+}
+
+static int teardown_pidfile(void **state)
+{
+	(void)state;
+	(void)unlink(pid_path);
+	return 0;
+}
+
+static pid_t read_pidfile(void)
+{
+	char text[32] = "";
+	FILE *f = fopen(pid_path, "r");
+
+	assert_non_null(f);
+	assert_non_null(fgets(text, sizeof(text), f));
+	(void)fclose(f);
+	return (pid_t)atol(text);
+}
+
+static void test_pidfile_second_lock_names_holder(void **state)
+{
+	int ready[2], go[2];
+	pid_t child, holder = -1;
+	char byte = 0;
+	int status, fd;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		pid_t h;
+
+		fd = pidfile_lock(pid_path, &h);
+		byte = fd >= 0 ? 'y' : 'n';
+		if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
+			_exit(2);
+		_exit(fd >= 0 ? 0 : 1);
+	}
+	assert_int_equal(read(ready[0], &byte, 1), 1);
+	assert_int_equal(byte, 'y');
+
+	assert_int_equal(pidfile_lock(pid_path, &holder), -EEXIST);
+	assert_int_equal(holder, child);
+	assert_int_equal(read_pidfile(), child);
+
+	assert_int_equal(write(go[1], "x", 1), 1);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* The holder is gone: its lock went with it. */
+	fd = pidfile_lock(pid_path, &holder);
+	assert_true(fd >= 0);
+	assert_int_equal(holder, 0);
+	assert_int_equal(read_pidfile(), getpid());
+	assert_int_equal(close(fd), 0);
+	(void)close(ready[0]);
+	(void)close(ready[1]);
+	(void)close(go[0]);
+	(void)close(go[1]);
+}
+
+static void test_pidfile_survives_fork(void **state)
+{
+	int ready[2], go[2];
+	pid_t child, holder = -1;
+	char byte = 0;
+	int status;
+	int fd;
+
+	(void)state;
+	fd = pidfile_lock(pid_path, &holder);
+	assert_true(fd >= 0);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		/* Daemonizing: the child takes over the lock and the pid. */
+		int r = pidfile_update(fd);
+
+		byte = r == 0 ? 'y' : 'n';
+		if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
+			_exit(2);
+		_exit(r == 0 ? 0 : 1);
+	}
+	assert_int_equal(read(ready[0], &byte, 1), 1);
+	assert_int_equal(byte, 'y');
+	assert_int_equal(close(fd), 0);
+
+	assert_int_equal(pidfile_lock(pid_path, &holder), -EEXIST);
+	assert_int_equal(holder, child);
+
+	assert_int_equal(write(go[1], "x", 1), 1);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	fd = pidfile_lock(pid_path, &holder);
+	assert_true(fd >= 0);
+	assert_int_equal(close(fd), 0);
+	(void)close(ready[0]);
+	(void)close(ready[1]);
+	(void)close(go[0]);
+	(void)close(go[1]);
+}
+
+static void test_pidfile_errors(void **state)
+{
+	pid_t holder = -1;
+
+	(void)state;
+	assert_int_equal(pidfile_lock("/nonexistent/ksink/rngd.pid", &holder), -ENOENT);
+	assert_int_equal(holder, 0);
+	/* A symlink planted at the pid file's place is not followed. */
+	assert_int_equal(symlink("/etc/passwd", pid_path), 0);
+	assert_int_equal(pidfile_lock(pid_path, &holder), -ELOOP);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drop_to_nobody),
+		cmocka_unit_test(test_drop_in_a_units_bounding_set),
+		cmocka_unit_test(test_drop_bad_arguments),
+		cmocka_unit_test(test_drop_without_privileges_fails),
+		cmocka_unit_test_setup_teardown(test_pidfile_second_lock_names_holder,
+						setup_pidfile, teardown_pidfile),
+		cmocka_unit_test_setup_teardown(test_pidfile_survives_fork, setup_pidfile,
+						teardown_pidfile),
+		cmocka_unit_test_setup_teardown(test_pidfile_errors, setup_pidfile, teardown_pidfile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

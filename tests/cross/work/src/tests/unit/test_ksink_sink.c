@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel sink's feeding policy with every kernel call mocked: nothing
+ * here can reach this machine's pool. A small fake kernel records each
+ * call, so tests count them and check their order.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fips/fips.h"
+#include "rngd/kernel_entropy.h"
+#include "rngd/sink.h"
+
+#define FAKE_FD 42
+#define TRACE_MAX 256
+
+static struct fake_kernel {
+	unsigned int major, minor;
+	int ready;            /* what pool_ready() answers */
+	int avail, poolsize;
+	int open_ret, add_ret, reseed_ret;
+	bool expect_credit;   /* add_entropy checks credit with cmocka */
+	unsigned int n_open, n_close, n_add, n_reseed, n_ready, n_avail, n_poolsize;
+	size_t bytes_added;
+	unsigned long bits_credited;
+	char trace[TRACE_MAX]; /* 'A' add, 'R' reseed, in call order */
+	size_t n_trace;
+} fk;
+
+static void trace(char c)
+{
+	if (fk.n_trace + 1 < sizeof(fk.trace))
+		fk.trace[fk.n_trace++] = c;
+}
+
+static int fake_open_device(const char *path)
+{
+	fk.n_open++;
+	assert_string_equal(path, "/dev/random");
+	return fk.open_ret ? fk.open_ret : FAKE_FD;
+}
+
+static void fake_close_device(int fd)
+{
+	assert_int_equal(fd, FAKE_FD);
+	fk.n_close++;
+}
+
+static int fake_add_entropy(int fd, const uint8_t *buf, size_t len, unsigned int credit_bits)
+{
+	assert_int_equal(fd, FAKE_FD);
+	assert_non_null(buf);
+	if (fk.expect_credit) {
+		check_expected(len);
+		check_expected(credit_bits);
+	}
+	fk.n_add++;
+	trace('A');
+	if (fk.add_ret)
+		return fk.add_ret;
+	fk.bytes_added += len;
+	fk.bits_credited += credit_bits;
+	return 0;
+}
+
+static int fake_reseed(int fd)
+{
+	assert_int_equal(fd, FAKE_FD);
+	fk.n_reseed++;
+	trace('R');
+	return fk.reseed_ret;
+}
+
+static int fake_pool_ready(void)
+{
+	fk.n_ready++;
+	return fk.ready;
+}
+
+static int fake_entropy_avail(void)
+{
+	fk.n_avail++;
+	return fk.avail;
+}
+
+static int fake_poolsize(void)
+{
+	fk.n_poolsize++;
+	return fk.poolsize;
+}
+
+static int fake_version(unsigned int *major, unsigned int *minor)
+{
+	*major = fk.major;
+	*minor = fk.minor;
+	return 0;
+}
+
+static const struct kernel_entropy_ops fake_ops = {
+	.open_device = fake_open_device,
+	.close_device = fake_close_device,
+	.add_entropy = fake_add_entropy,
+	.reseed = fake_reseed,
+	.pool_ready = fake_pool_ready,
+	.entropy_avail = fake_entropy_avail,
+	.poolsize = fake_poolsize,
+	.version = fake_version,
+};
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&fk, 0, sizeof(fk));
+	fk.major = 6;
+	fk.minor = 1;
+	fk.poolsize = 256;
+	return 0;
+}
+
+static void open_sink(struct rng_sink *s, const struct rng_sink_kernel_config *cfg)
+{
+	struct rng_sink_kernel_config def;
+
+	if (!cfg) {
+		rng_sink_kernel_config_default(&def);
+		cfg = &def;
+	}
+	assert_int_equal(rng_sink_kernel_open_ops(s, cfg, &fake_ops), 0);
+	assert_int_equal(fk.n_open, 1);
+}
+
+static const uint8_t block[FIPS_BLOCK_BYTES];
+
+/* ---- credit -------------------------------------------------------------- */
+
+static void test_credit_passed_exactly(void **state)
+{
+	const unsigned int credits[] = { 0, 1, 7, 1000, FIPS_BLOCK_BITS - 1, FIPS_BLOCK_BITS };
+	struct rng_sink s;
+
+	(void)state;
+	open_sink(&s, NULL);
+	fk.expect_credit = true;
+	for (size_t i = 0; i < sizeof(credits) / sizeof(credits[0]); i++) {
+		expect_value(fake_add_entropy, len, sizeof(block));
+		expect_value(fake_add_entropy, credit_bits, credits[i]);
+		assert_int_equal(s.ops->write(&s, block, sizeof(block), credits[i]), 0);
+	}
+	/* One byte carries at most 8 bits: more is a caller bug, never passed on. */
+	assert_int_equal(s.ops->write(&s, block, 10, 81), -EINVAL);
+	expect_value(fake_add_entropy, len, 10);
+	expect_value(fake_add_entropy, credit_bits, 80);
+	assert_int_equal(s.ops->write(&s, block, 10, 80), 0);
+	assert_int_equal(fk.n_add, 7);
+	/* Nothing to write is not a kernel call. */
+	assert_int_equal(s.ops->write(&s, block, 0, 0), 0);
+	assert_int_equal(fk.n_add, 7);
+	s.ops->close(&s);
+	assert_int_equal(fk.n_close, 1);
+}
+
+/* ---- 5.18+: fill until ready ---------------------------------------------- */
+
+static void test_fill_before_ready(void **state)
+{
+	struct rng_sink s;
+	uint64_t next = 0;
+
+	(void)state;
+	fk.ready = 0;
+	open_sink(&s, NULL);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(s.ops->demand(&s, 1000 + (uint64_t)i, &next), FIPS_BLOCK_BYTES);
+		assert_int_equal(s.ops->write(&s, block, FIPS_BLOCK_BYTES, 8000), 0);
+	}
+	assert_int_equal(fk.n_ready, 10);
+	assert_int_equal(fk.n_add, 10);
+	assert_int_equal(fk.bits_credited, 80000);
+	/* Filling never reseeds and never looks at entropy_avail. */
+	assert_int_equal(fk.n_reseed, 0);
+	assert_int_equal(fk.n_avail, 0);
+
+	/* The kernel says ready: the next top-up is one interval away. */
+	fk.ready = 1;
+	assert_int_equal(s.ops->demand(&s, 5000, &next), 0);
+	assert_int_equal(next, 5000 + 60 * 1000);
+	s.ops->close(&s);
+}
+
+static void test_zero_credit_before_ready_backs_off(void **state)
+{
+	struct rng_sink s;
+	uint64_t next = 0;
+
+	(void)state;
+	open_sink(&s, NULL);
+	assert_int_equal(s.ops->demand(&s, 1000, &next), FIPS_BLOCK_BYTES);
+	/* Mixed failing data cannot make the pool ready: no point hurrying. */
+	assert_int_equal(s.ops->write(&s, block, FIPS_BLOCK_BYTES, 0), 0);
+	assert_int_equal(s.ops->demand(&s, 1001, &next), 0);
+	assert_int_equal(next, 2000);
+	assert_int_equal(s.ops->demand(&s, 1999, &next), 0);
+	assert_int_equal(fk.n_ready, 1);
+	assert_int_equal(s.ops->demand(&s, 2000, &next), FIPS_BLOCK_BYTES);
+	s.ops->close(&s);
+}
+
+/*
+ * A stand-in for rngd's loop on a virtual clock: read a source only when
+ * the sink asks, otherwise sleep until the time it names.
+ */
+struct loop_counts {
+	unsigned int iterations, source_reads;
+};
+
+static struct loop_counts run_loop(struct rng_sink *s, uint64_t start_ms, uint64_t end_ms)
+{
+	struct loop_counts c = { 0, 0 };
+	uint64_t now = start_ms;
+
+	while (now < end_ms) {
+		uint64_t next = RNG_SINK_NEVER;
+		size_t want = s->ops->demand(s, now, &next);
+
+		c.iterations++;
+		assert_true(c.iterations < 10000);
+		if (want) {
+			size_t len = want < sizeof(block) ? want : sizeof(block);
+
+			c.source_reads++;
+			assert_int_equal(s->ops->write(s, block, len, (unsigned int)len * 8), 0);
+			continue;
+		}
+		assert_true(next > now); /* zero demand always names a future time */
+		now = next;
+	}
+	return c;
+}
+
+static void test_after_ready_no_feeding_until_timer(void **state)
+{
+	struct rng_sink s;
+	struct loop_counts c;
+	uint64_t next = 0;
+	unsigned int ready_calls;
+
+	(void)state;
+	fk.ready = 1;
+	open_sink(&s, NULL);
+	assert_int_equal(s.ops->demand(&s, 1000, &next), 0);
+	assert_int_equal(next, 61000);
+	ready_calls = fk.n_ready;
+	assert_int_equal(ready_calls, 1);
+
+	/* Asked again and again before the timer: no kernel call at all. */
+	for (uint64_t t = 1001; t < 61000; t += 997) {
+		assert_int_equal(s.ops->demand(&s, t, &next), 0);
+		assert_int_equal(next, 61000);
+	}
+	assert_int_equal(fk.n_ready, ready_calls);
+	assert_int_equal(fk.n_add + fk.n_reseed + fk.n_avail, 0);
+
+	/* Ten virtual minutes of loop: exactly one 64-byte top-up a minute. */
+	c = run_loop(&s, 1000, 1000 + 10 * 60 * 1000);
+	assert_int_equal(c.source_reads, 9);
+	assert_int_equal(fk.n_add, 9);
+	assert_int_equal(fk.n_reseed, 9);
+	assert_int_equal(fk.bytes_added, 9 * 64);
+	assert_true(c.iterations <= 2 * 9 + 1);
+	assert_int_equal(fk.n_ready, ready_calls);
+	s.ops->close(&s);
+}
+
+static void test_topup_then_reseed(void **state)
+{
+	struct rng_sink s;
+	struct rng_sink_kernel_config cfg;
+	uint64_t next = 0;
+
+	(void)state;
+	rng_sink_kernel_config_default(&cfg);
+	cfg.topup_interval_s = 30;
+	cfg.topup_bytes = 100;
+	fk.ready = 1;
+	open_sink(&s, &cfg);
+	assert_int_equal(s.ops->demand(&s, 0, &next), 0);
+	assert_int_equal(next, 30000);
+	assert_int_equal(s.ops->demand(&s, 30000, &next), 100);
+	/* A short write: the top-up is not complete, no reseed yet. */
+	assert_int_equal(s.ops->write(&s, block, 40, 320), 0);
+	assert_int_equal(fk.n_reseed, 0);
+	assert_int_equal(s.ops->demand(&s, 30001, &next), 60);
+	assert_int_equal(s.ops->write(&s, block, 60, 0), 0);
+	assert_string_equal(fk.trace, "AAR");
+	assert_int_equal(fk.bytes_added, 100);
+	/* Next top-up one interval after the one that completed. */
+	assert_int_equal(s.ops->demand(&s, 30002, &next), 0);
+	assert_int_equal(next, 30001 + 30000);
+	s.ops->close(&s);
+}
+
+static void test_unasked_write_after_ready_does_not_reseed(void **state)
+{
+	struct rng_sink s;
+	uint64_t next = 0;
+
+	(void)state;
+	fk.ready = 1;
+	open_sink(&s, NULL);
+	assert_int_equal(s.ops->demand(&s, 0, &next), 0);
+	assert_int_equal(s.ops->write(&s, block, 64, 512), 0);
+	assert_string_equal(fk.trace, "A");
+	assert_int_equal(s.ops->demand(&s, 1, &next), 0);
+	assert_int_equal(next, 60000);
+	s.ops->close(&s);
+}
+
+/* ---- watermark path ------------------------------------------------------ */
+
+static void test_legacy_watermark_old_kernel(void **state)
+{
+	struct rng_sink s;
+	struct loop_counts c;
+	uint64_t next = 0;
+
+	(void)state;
+	fk.major = 5;
+	fk.minor = 17;
+	fk.poolsize = 4096;
+	open_sink(&s, NULL);
+	/* Default: 3/4 of the pool, like rng-tools. */
+	fk.avail = 3071;
+	assert_int_equal(s.ops->demand(&s, 0, &next), FIPS_BLOCK_BYTES);
+	fk.avail = 3072;
+	assert_int_equal(s.ops->demand(&s, 0, &next), 0);
+	assert_int_equal(next, 1000);
+	assert_int_equal(fk.n_ready, 0);
+
+	/* Above the mark for a minute: one look a second, never a write. */
+	c = run_loop(&s, 0, 60000);
+	assert_int_equal(c.source_reads, 0);
+	assert_int_equal(c.iterations, 60);
+	assert_int_equal(fk.n_avail, 2 + 60);
+	assert_int_equal(fk.n_add + fk.n_reseed + fk.n_ready, 0);
+
+	/* Credited writes under the mark go straight on; zero credit waits. */
+	fk.avail = 100;
+	assert_int_equal(s.ops->demand(&s, 70000, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(s.ops->write(&s, block, FIPS_BLOCK_BYTES, 4000), 0);
+	assert_int_equal(s.ops->demand(&s, 70001, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(s.ops->write(&s, block, FIPS_BLOCK_BYTES, 0), 0);
+	assert_int_equal(s.ops->demand(&s, 70002, &next), 0);
+	assert_int_equal(next, 71001);
+	assert_int_equal(fk.n_reseed, 0);
+	s.ops->close(&s);
+}
+
+static void test_legacy_watermark_forced(void **state)
+{
+	struct rng_sink s;
+	struct rng_sink_kernel_config cfg;
+	uint64_t next = 0;
+	char text[128];
+
+	(void)state;
+	rng_sink_kernel_config_default(&cfg);
+	cfg.legacy_watermark = true;
+	cfg.watermark_bits = 4000;
+	cfg.poll_interval_ms = 250;
+	fk.poolsize = 256;
+	fk.ready = 1;
+	open_sink(&s, &cfg);
+	/* entropy_avail stops at 256 on 5.18+: a higher mark would feed forever. */
+	fk.avail = 256;
+	assert_int_equal(s.ops->demand(&s, 0, &next), 0);
+	assert_int_equal(next, 250);
+	fk.avail = 255;
+	assert_int_equal(s.ops->demand(&s, 0, &next), FIPS_BLOCK_BYTES);
+	assert_string_equal(rng_sink_kernel_describe(&s, text, sizeof(text)),
+			    "watermark 256 bits, checked every 250 ms");
+	/* Unreadable entropy_avail: wait, do not feed blindly. */
+	fk.avail = -EACCES;
+	assert_int_equal(s.ops->demand(&s, 10, &next), 0);
+	assert_int_equal(next, 260);
+	assert_int_equal(fk.n_ready, 0);
+	s.ops->close(&s);
+}
+
+static void test_version_boundary(void **state)
+{
+	struct rng_sink s;
+	uint64_t next = 0;
+
+	(void)state;
+	fk.major = 5;
+	fk.minor = 18;
+	fk.ready = 0;
+	open_sink(&s, NULL);
+	assert_int_equal(s.ops->demand(&s, 0, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(fk.n_ready, 1);
+	assert_int_equal(fk.n_avail, 0);
+	s.ops->close(&s);
+
+	fk.major = 4;
+	fk.minor = 19;
+	fk.n_open = 0;
+	fk.avail = 0;
+	fk.poolsize = 4096;
+	open_sink(&s, NULL);
+	assert_int_equal(s.ops->demand(&s, 0, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(fk.n_ready, 1);
+	assert_int_equal(fk.n_avail, 1);
+	s.ops->close(&s);
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static void test_errors_propagate(void **state)
+{
+	struct rng_sink s;
+	struct rng_sink_kernel_config cfg;
+	uint64_t next = 0;
+
+	(void)state;
+	fk.ready = 1;
+	open_sink(&s, NULL);
+	assert_int_equal(s.ops->demand(&s, 60000, &next), 0);
+	assert_int_equal(s.ops->demand(&s, 120000, &next), 64);
+	fk.add_ret = -EPERM;
+	assert_int_equal(s.ops->write(&s, block, 64, 512), -EPERM);
+	assert_int_equal(fk.n_reseed, 0);
+	/* A failed write backs off instead of retrying in a tight loop. */
+	assert_int_equal(s.ops->demand(&s, 120001, &next), 0);
+	assert_int_equal(next, 121000);
+	fk.add_ret = 0;
+	fk.reseed_ret = -ENOTTY;
+	assert_int_equal(s.ops->demand(&s, 121000, &next), 64);
+	assert_int_equal(s.ops->write(&s, block, 64, 512), -ENOTTY);
+	/* The top-up is done even though the reseed failed: no spinning. */
+	assert_int_equal(s.ops->demand(&s, 121001, &next), 0);
+	assert_int_equal(next, 181000);
+	s.ops->close(&s);
+
+	fk.n_open = 0;
+	fk.open_ret = -EACCES;
+	rng_sink_kernel_config_default(&cfg);
+	assert_int_equal(rng_sink_kernel_open_ops(&s, &cfg, &fake_ops), -EACCES);
+	fk.open_ret = 0;
+	cfg.topup_interval_s = 0;
+	assert_int_equal(rng_sink_kernel_open_ops(&s, &cfg, &fake_ops), -EINVAL);
+	rng_sink_kernel_config_default(&cfg);
+	cfg.topup_bytes = 0;
+	assert_int_equal(rng_sink_kernel_open_ops(&s, &cfg, &fake_ops), -EINVAL);
+	rng_sink_kernel_config_default(&cfg);
+	cfg.poll_interval_ms = 0;
+	assert_int_equal(rng_sink_kernel_open_ops(&s, &cfg, &fake_ops), -EINVAL);
+	assert_int_equal(fk.n_open, 1);
+}
+
+static void test_defaults_and_describe(void **state)
+{
+	struct rng_sink_kernel_config cfg;
+	struct rng_sink s;
+	uint64_t next = 0;
+	char text[128];
+
+	(void)state;
+	memset(&cfg, 0xa5, sizeof(cfg));
+	rng_sink_kernel_config_default(&cfg);
+	assert_string_equal(cfg.device, "/dev/random");
+	assert_int_equal(cfg.topup_interval_s, 60);
+	assert_int_equal(cfg.topup_bytes, 64);
+	assert_true(cfg.watermark_bits < 0);
+	assert_false(cfg.legacy_watermark);
+	assert_int_equal(cfg.poll_interval_ms, 1000);
+
+	open_sink(&s, &cfg);
+	assert_string_equal(s.ops->name, "kernel");
+	assert_string_equal(rng_sink_kernel_describe(&s, text, sizeof(text)),
+			    "filling until the pool is ready");
+	fk.ready = 1;
+	assert_int_equal(s.ops->demand(&s, 0, &next), 0);
+	assert_string_equal(rng_sink_kernel_describe(&s, text, sizeof(text)),
+			    "pool ready; topping up 64 bytes every 60 s");
+	s.ops->close(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_credit_passed_exactly, setup),
+		cmocka_unit_test_setup(test_fill_before_ready, setup),
+		cmocka_unit_test_setup(test_zero_credit_before_ready_backs_off, setup),
+		cmocka_unit_test_setup(test_after_ready_no_feeding_until_timer, setup),
+		cmocka_unit_test_setup(test_topup_then_reseed, setup),
+		cmocka_unit_test_setup(test_unasked_write_after_ready_does_not_reseed, setup),
+		cmocka_unit_test_setup(test_legacy_watermark_old_kernel, setup),
+		cmocka_unit_test_setup(test_legacy_watermark_forced, setup),
+		cmocka_unit_test_setup(test_version_boundary, setup),
+		cmocka_unit_test_setup(test_errors_propagate, setup),
+		cmocka_unit_test_setup(test_defaults_and_describe, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* RDRAND/RDSEED source: CPUID detection, retry bounds and self-test on fakes, and the real CPU. */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sources/rdrand.h"
+#include "sources/source.h"
+
+/* ---- fakes -------------------------------------------------------------- */
+
+struct fake_cpu {
+	uint32_t max_leaf;
+	uint32_t leaf1_ecx, leaf7_ebx;
+	int no_cpuid;
+	int rdrand_fail_first, rdseed_fail_first; /* failures before successes */
+	int rdseed_always_fail, rdrand_always_fail;
+	int stuck;
+	int rdseed_budget; /* successes left, -1 = unlimited */
+	int kernel_rdseed, kernel_rdrand; /* what /proc/cpuinfo lists: 1, 0, -1 unknown */
+	uint64_t next;
+	int rdrand_calls, rdseed_calls, pauses;
+};
+
+static struct fake_cpu cpu; /* test fixture, reset by setup() */
+
+static int fake_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	(void)subleaf;
+	memset(r, 0, sizeof(*r));
+	if (cpu.no_cpuid)
+		return -ENOTSUP;
+	if (leaf == 0) {
+		r->eax = cpu.max_leaf;
+		memcpy(&r->ebx, "Genu", 4);
+		memcpy(&r->edx, "ineI", 4);
+		memcpy(&r->ecx, "ntel", 4);
+	} else if (leaf == 1 && cpu.max_leaf >= 1) {
+		r->ecx = cpu.leaf1_ecx;
+	} else if (leaf == 7 && cpu.max_leaf >= 7) {
+		r->ebx = cpu.leaf7_ebx;
+	}
+	return 0;
+}
+
+static uint64_t next_value(void)
+{
+	if (cpu.stuck)
+		return ~0ULL;
+	cpu.next = cpu.next * 6364136223846793005ULL + 1442695040888963407ULL;
+	return cpu.next;
+}
+
+static int fake_rdrand(uint64_t *out)
+{
+	cpu.rdrand_calls++;
+	if (cpu.rdrand_always_fail || cpu.rdrand_fail_first-- > 0)
+		return 0;
+	*out = next_value();
+	return 1;
+}
+
+static int fake_rdseed(uint64_t *out)
+{
+	cpu.rdseed_calls++;
+	if (cpu.rdseed_always_fail || cpu.rdseed_fail_first-- > 0 || cpu.rdseed_budget == 0)
+		return 0;
+	if (cpu.rdseed_budget > 0)
+		cpu.rdseed_budget--;
+	*out = next_value() ^ 0x5eed;
+	return 1;
+}
+
+static void fake_pause(void)
+{
+	cpu.pauses++;
+}
+
+static int fake_kernel_has_flag(const char *flag)
+{
+	return strcmp(flag, "rdseed") == 0 ? cpu.kernel_rdseed : cpu.kernel_rdrand;
+}
+
+static const struct rdrand_hw fake_hw = {
+	.kernel_has_flag = fake_kernel_has_flag,
+	.cpuid = fake_cpuid,
+	.rdrand64 = fake_rdrand,
+	.rdseed64 = fake_rdseed,
+	.pause = fake_pause,
+};
+
+#define RDRAND_BIT (1u << 30)
+#define RDSEED_BIT (1u << 18)
+
+static int setup(void **state)
+{
+	struct rng_source *src = calloc(1, sizeof(*src));
+
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.max_leaf = 0x16;
+	cpu.leaf1_ecx = RDRAND_BIT;
+	cpu.leaf7_ebx = RDSEED_BIT;
+	cpu.next = 12345;
+	cpu.rdseed_budget = -1;
+	cpu.kernel_rdseed = 1;
+	cpu.kernel_rdrand = 1;
+	rng_source_init(src, &rng_source_rdrand_ops);
+	assert_int_equal(rdrand_source_use_hw(src, &fake_hw), 0);
+	*state = src;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct rng_source *src = *state;
+
+	src->ops->close(src);
+	rng_source_destroy(src);
+	free(src);
+	return 0;
+}
+
+/* ---- detection ---------------------------------------------------------- */
+
+static void test_probe_both(void **state)
+{
+	struct rng_source *src = *state;
+
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_non_null(strstr(src->why, "RDSEED available"));
+}
+
+static void test_probe_rdrand_only(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.leaf7_ebx = 0;
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_non_null(strstr(src->why, "lacks RDSEED"));
+}
+
+static void test_probe_none(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.leaf1_ecx = 0;
+	cpu.leaf7_ebx = 0;
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_non_null(strstr(src->why, "lacks RDSEED and RDRAND"));
+	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_int_equal(src->ops->read(src, (char[8]){ 0 }, 8), -EBADF);
+	assert_int_equal(cpu.rdrand_calls + cpu.rdseed_calls, 0);
+}
+
+static void test_probe_leaf7_absent(void **state)
+{
+	struct rng_source *src = *state;
+
+	/* A max leaf below 7 means leaf 7's bits are garbage, not RDSEED. */
+	cpu.max_leaf = 5;
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+}
+
+static void test_kernel_masked_rdseed(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[8];
+
+	/* AMD Zen5: CPUID says RDSEED, the kernel cleared it (AMD-SB-7055). */
+	cpu.kernel_rdseed = 0;
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_non_null(strstr(src->why, "kernel disabled"));
+	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 8), 8);
+	assert_int_equal(cpu.rdseed_calls, 0);
+	/* Forcing it does not get around the kernel either. */
+	src->ops->close(src);
+	assert_int_equal(src->ops->set_option(src, "instruction", "rdseed"), 0);
+	assert_int_equal(src->ops->open(src), -ENODEV);
+}
+
+static void test_kernel_masked_both(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.kernel_rdseed = 0;
+	cpu.kernel_rdrand = 0;
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_non_null(strstr(src->why, "kernel disabled"));
+}
+
+static void test_kernel_unknown_trusts_cpuid(void **state)
+{
+	struct rng_source *src = *state;
+
+	/* No /proc/cpuinfo (a chroot): CPUID alone decides. */
+	cpu.kernel_rdseed = -1;
+	cpu.kernel_rdrand = -1;
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+}
+
+static void test_probe_not_x86(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.no_cpuid = 1;
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_non_null(strstr(src->why, "not an x86 CPU"));
+}
+
+/* ---- instruction choice and credit -------------------------------------- */
+
+static void test_rdseed_preferred_and_credit(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[100];
+
+	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	assert_true(src->entropy_per_bit == RDSEED_ENTROPY_PER_BIT);
+	cpu.rdrand_calls = 0;
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	assert_int_equal(cpu.rdrand_calls, 0);
+	assert_int_equal(cpu.rdseed_calls, RDRAND_SELFTEST_WORDS + 13);
+}
+
+static void test_rdrand_fallback_keeps_low_credit(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[64];
+
+	cpu.leaf7_ebx = 0;
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 64);
+	assert_int_equal(cpu.rdseed_calls, 0);
+}
+
+static void test_explicit_credit_kept(void **state)
+{
+	struct rng_source *src = *state;
+
+	src->entropy_per_bit = 0.25; /* what -O rdrand:entropy_per_bit:0.25 does */
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->entropy_per_bit == 0.25);
+}
+
+static void test_option_instruction(void **state)
+{
+	struct rng_source *src = *state;
+
+	assert_int_equal(src->ops->set_option(src, "instruction", "rdrand"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	src->ops->close(src);
+	cpu.leaf7_ebx = 0;
+	assert_int_equal(src->ops->set_option(src, "instruction", "rdseed"), 0);
+	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_non_null(strstr(src->why, "lacks RDSEED"));
+	assert_int_equal(src->ops->set_option(src, "instruction", "xstore"), -EINVAL);
+	assert_int_equal(src->ops->set_option(src, "speed", "fast"), -EINVAL);
+}
+
+/* ---- retry bounds ------------------------------------------------------- */
+
+static void test_rdrand_retries_bounded(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[8];
+
+	cpu.leaf7_ebx = 0;
+	assert_int_equal(src->ops->open(src), 0);
+	/* Nine failures then success: still one good word. */
+	cpu.rdrand_calls = 0;
+	cpu.rdrand_fail_first = RDRAND_RETRIES - 1;
+	assert_int_equal(src->ops->read(src, buf, 8), 8);
+	assert_int_equal(cpu.rdrand_calls, RDRAND_RETRIES);
+	/* Ten failures in a row: the DRNG is broken, and we stop at ten. */
+	cpu.rdrand_calls = 0;
+	cpu.rdrand_always_fail = 1;
+	assert_int_equal(src->ops->read(src, buf, 8), -EIO);
+	assert_int_equal(cpu.rdrand_calls, RDRAND_RETRIES);
+	assert_non_null(strstr(src->why, "DRNG failure"));
+}
+
+static void test_rdseed_underflow_pauses(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[16];
+
+	assert_int_equal(src->ops->open(src), 0);
+	cpu.pauses = 0;
+	cpu.rdseed_fail_first = 30;
+	assert_int_equal(src->ops->read(src, buf, 16), 16);
+	assert_int_equal(cpu.pauses, 30);
+}
+
+static void test_rdseed_dead_gives_up(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[16];
+
+	assert_int_equal(src->ops->open(src), 0);
+	cpu.rdseed_calls = 0;
+	cpu.rdseed_always_fail = 1;
+	assert_int_equal(src->ops->read(src, buf, 16), -EIO);
+	assert_int_equal(cpu.rdseed_calls, RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
+	assert_int_equal(cpu.rdrand_calls, 0); /* never silently credits RDRAND as RDSEED */
+}
+
+static void test_rdseed_partial_on_underflow(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[64];
+
+	assert_int_equal(src->ops->open(src), 0);
+	/* Two words, then nothing: the two words are handed over, not lost. */
+	cpu.rdseed_budget = 2;
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 16);
+	/* And the next read, with nothing at all, fails instead of spinning. */
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
+}
+
+static void test_rdseed_underflow_at_open(void **state)
+{
+	struct rng_source *src = *state;
+
+	/* A busy RDSEED during the self-test is not a broken one. */
+	cpu.rdseed_fail_first = RDSEED_RETRIES + 50;
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	src->ops->close(src);
+	cpu.rdseed_always_fail = 1;
+	assert_int_equal(src->ops->open(src), -EIO);
+	assert_non_null(strstr(src->why, "RDSEED self-test"));
+}
+
+static void test_stuck_drng_refused(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.stuck = 1;
+	cpu.leaf7_ebx = 0; /* the AMD case: RDRAND answers CF=1 with all ones */
+	assert_int_equal(src->ops->open(src), -EIO);
+	assert_non_null(strstr(src->why, "identical words"));
+	assert_non_null(strstr(src->why, "ffffffffffffffff"));
+}
+
+static void test_odd_length(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[13];
+
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 13), 13);
+	/* The last, partial word landed too (all-zero 5 bytes: 2^-40). */
+	assert_true(buf[8] | buf[9] | buf[10] | buf[11] | buf[12]);
+}
+
+/* ---- the real CPU ------------------------------------------------------- */
+
+static void test_real_cpu(void **state)
+{
+	struct rng_source src;
+	unsigned char a[4096], b[4096];
+	unsigned features = 0;
+	int ones = 0;
+
+	(void)state;
+	rng_source_init(&src, &rng_source_rdrand_ops);
+	(void)cpuid_rdrand_features(cpuid_native, &features);
+	if (!features) {
+		/* Honest refusal elsewhere, and the instructions never run. */
+		assert_int_equal(src.ops->probe(&src), -ENODEV);
+		assert_int_equal(src.ops->open(&src), -ENODEV);
+		rng_source_destroy(&src);
+		return;
+	}
+	assert_int_equal(src.ops->probe(&src), 0);
+	assert_int_equal(src.ops->open(&src), 0);
+	if (!(features & CPUID_RDSEED) || rdrand_hw_native.kernel_has_flag("rdseed") == 0)
+		assert_int_equal(rdrand_source_uses_rdseed(&src), 0);
+	else
+		assert_int_equal(rdrand_source_uses_rdseed(&src), 1);
+	assert_int_equal(src.ops->read(&src, a, sizeof(a)), (ssize_t)sizeof(a));
+	assert_int_equal(src.ops->read(&src, b, sizeof(b)), (ssize_t)sizeof(b));
+	assert_memory_not_equal(a, b, sizeof(a));
+	for (size_t i = 0; i < sizeof(a); i++)
+		ones += __builtin_popcount(a[i]);
+	/* 32768 bits: 6 sigma is about 543. */
+	assert_in_range(ones, 16384 - 600, 16384 + 600);
+	src.ops->close(&src);
+	rng_source_destroy(&src);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_probe_both, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_rdrand_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_leaf7_absent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_not_x86, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_masked_rdseed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_masked_both, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_unknown_trusts_cpuid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_preferred_and_credit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdrand_fallback_keeps_low_credit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_explicit_credit_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_option_instruction, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdrand_retries_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_length, setup, teardown),
+		cmocka_unit_test(test_real_cpu),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

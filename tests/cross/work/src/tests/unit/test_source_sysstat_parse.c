@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sysstat source's /proc and hwmon parsers on sample and malformed texts. */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sources/sysstat_parse.h"
+
+static uint64_t storage[64];
+
+static struct sysstat_values vals_new(size_t cap)
+{
+	struct sysstat_values v = { .v = storage, .n = 0, .cap = cap, .dropped = 0 };
+
+	memset(storage, 0xaa, sizeof(storage));
+	return v;
+}
+
+#define PARSE(fn, text, vals) fn(text, strlen(text), vals)
+
+static void test_interrupts(void **state)
+{
+	static const char text[] =
+		"           CPU0       CPU1       \n"
+		"  0:         31          7   IO-APIC   2-edge      timer\n"
+		"  1:          0          9   IO-APIC   1-edge      i8042\n"
+		"NMI:          3          4   Non-maskable interrupts\n"
+		"ERR:          5\n"
+		"MIS:          0\n";
+	struct sysstat_values v = vals_new(64);
+	const uint64_t want[] = { 31, 7, 0, 9, 3, 4, 5, 0 };
+
+	(void)state;
+	/* "2-edge" and "1-edge" are text, not counters. */
+	assert_int_equal(PARSE(sysstat_parse_interrupts, text, &v), 8);
+	assert_int_equal(v.n, 8);
+	assert_memory_equal(v.v, want, sizeof(want));
+}
+
+static void test_interrupts_malformed(void **state)
+{
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_interrupts, "", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_interrupts, "hello world\n 0: 1\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_interrupts, "CPU0\n 0 1 2\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_interrupts, "CPU\n", &v), -EINVAL);
+	/* Header only: nothing to count, but well formed. */
+	assert_int_equal(PARSE(sysstat_parse_interrupts, "  CPU0 CPU1\n", &v), 0);
+}
+
+static void test_stat(void **state)
+{
+	static const char text[] =
+		"cpu  10 20 30 40 50 0 0 0 0 0\n"
+		"cpu0 5 10 15 20 25 0 0 0 0 0\n"
+		"intr 1234 0 9 0\n"
+		"ctxt 99999\n"
+		"btime 1700000000\n"
+		"softirq 8 1 2 3 4 5 6 7 8 9 10\n";
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_stat, text, &v), 10 + 10 + 4 + 1 + 1 + 11);
+	assert_int_equal(v.v[0], 10);
+	assert_int_equal(v.v[20], 1234);
+	assert_int_equal(v.v[24], 99999);
+}
+
+static void test_stat_malformed(void **state)
+{
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_stat, "cpu 1 2 x\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_stat, "12 13\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_stat, "ctxt\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_stat, "", &v), -EINVAL);
+	/* 2^64 does not fit: malformed rather than wrapped. */
+	assert_int_equal(PARSE(sysstat_parse_stat, "ctxt 18446744073709551616\n", &v), -EINVAL);
+	v = vals_new(64);
+	assert_int_equal(PARSE(sysstat_parse_stat, "ctxt 18446744073709551615\n", &v), 1);
+	assert_true(v.v[0] == UINT64_MAX);
+}
+
+static void test_diskstats(void **state)
+{
+	static const char text[] =
+		"   8       0 sda 100 2 300 4 5 6 7 8 0 9 10\n"
+		" 259       1 nvme0n1p1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n";
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_diskstats, text, &v), 11 + 17);
+	assert_int_equal(v.v[0], 100);
+	assert_int_equal(PARSE(sysstat_parse_diskstats, "", &v), 0);
+	assert_int_equal(PARSE(sysstat_parse_diskstats, "8 0\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_diskstats, "x 0 sda 1\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_diskstats, "8 0 sda\n", &v), -EINVAL);
+}
+
+static void test_vmstat(void **state)
+{
+	static const char text[] = "nr_free_pages 12345\npgfault 999\n\n";
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_vmstat, text, &v), 2);
+	assert_int_equal(v.v[1], 999);
+	assert_int_equal(PARSE(sysstat_parse_vmstat, "pgfault 1 2\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_vmstat, "pgfault\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_vmstat, "", &v), -EINVAL);
+}
+
+static void test_netdev(void **state)
+{
+	static const char text[] =
+		"Inter-|   Receive                                                |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+		"    lo:  1000      10    0    0    0     0          0         0     1000      10    0    0    0     0       0          0\n"
+		"  eth0:2000 20 0 0 0 0 0 0 3000 30 0 0 0 0 0 0\n";
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_netdev, text, &v), 32);
+	assert_int_equal(v.v[0], 1000);
+	assert_int_equal(v.v[16], 2000); /* counter glued to the colon */
+	assert_int_equal(PARSE(sysstat_parse_netdev, "lo: 1 2\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_netdev, "a|b\nc|d\nlo 1 2\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_netdev, "a|b\nc|d\n: 1 2\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_netdev, "a|b\nc|d\nlo: 1 x\n", &v), -EINVAL);
+}
+
+static void test_integer(void **state)
+{
+	struct sysstat_values v = vals_new(64);
+
+	(void)state;
+	assert_int_equal(PARSE(sysstat_parse_integer, "42000\n", &v), 1);
+	assert_int_equal(PARSE(sysstat_parse_integer, "-5000\n", &v), 1);
+	assert_true(v.v[0] == 42000);
+	assert_true(v.v[1] == (uint64_t)-5000);
+	assert_int_equal(PARSE(sysstat_parse_integer, "", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_integer, "-\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_integer, "12 13\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_integer, "12\n13\n", &v), -EINVAL);
+	assert_int_equal(PARSE(sysstat_parse_integer, "0x10\n", &v), -EINVAL);
+}
+
+static void test_capacity_and_binary(void **state)
+{
+	static const char text[] = "cpu 1 2 3 4 5 6\n";
+	static const char binary[] = { 'C', 'P', 'U', '0', '\n', '0', ':', '\0', '7', '\n', (char)0xff };
+	struct sysstat_values v = vals_new(4);
+
+	(void)state;
+	/* Beyond the capacity values are counted, never written. */
+	assert_int_equal(PARSE(sysstat_parse_stat, text, &v), 6);
+	assert_int_equal(v.n, 4);
+	assert_int_equal(v.dropped, 2);
+	assert_true(storage[4] == 0xaaaaaaaaaaaaaaaaULL);
+	/* NULs and high bytes are just bytes; the length bounds everything. */
+	v = vals_new(64);
+	assert_true(sysstat_parse_interrupts(binary, sizeof(binary), &v) < 0 ||
+		    v.n <= 1);
+	assert_int_equal(sysstat_parse_vmstat(text, 3, &v), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_interrupts_malformed),
+		cmocka_unit_test(test_stat),
+		cmocka_unit_test(test_stat_malformed),
+		cmocka_unit_test(test_diskstats),
+		cmocka_unit_test(test_vmstat),
+		cmocka_unit_test(test_netdev),
+		cmocka_unit_test(test_integer),
+		cmocka_unit_test(test_capacity_and_binary),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
