@@ -8,5 +8,5 @@ check_SCRIPTS += tests/integration/pkcs11-unplug.so
 CLEANFILES += tests/integration/pkcs11-unplug.so
 tests/integration/pkcs11-unplug.so: tests/integration/pkcs11-unplug.c
 	@$(MKDIR_P) tests/integration
-	$(AM_V_CC)$(CC) $(AM_CFLAGS) $(CFLAGS) $(P11KIT_CFLAGS) -fPIC -shared -o $@ $(srcdir)/tests/integration/pkcs11-unplug.c -ldl
+	$(CC) $(AM_CFLAGS) $(CFLAGS) ${P11KIT_CFLAGS} -fPIC -shared -o $@ $(srcdir)/tests/integration/pkcs11-unplug.c -ldl
 endif
