@@ -270,6 +270,9 @@ static int find_slot(struct rng_source *src, struct pkcs11_state *st)
 				return rng_source_why(src, -ENODEV, "token '%s' has no RNG (CKF_RNG not set)", label);
 			continue;
 		}
+		/* A blank token (a free SoftHSM slot, a fresh card) cannot open sessions. */
+		if (!(ti.flags & CKF_TOKEN_INITIALIZED) && st->slot < 0)
+			continue;
 		st->slot_id = slots[i];
 		return 0;
 	}
@@ -278,7 +281,7 @@ static int find_slot(struct rng_source *src, struct pkcs11_state *st)
 				      (unsigned long)count, count == 1 ? "" : "s");
 	if (st->slot >= 0)
 		return rng_source_why(src, -ENODEV, "no token in slot %ld", st->slot);
-	return rng_source_why(src, -ENODEV, "no token with an RNG (%lu token%s present)", (unsigned long)count,
+	return rng_source_why(src, -ENODEV, "no initialised token with an RNG (%lu token%s present)", (unsigned long)count,
 			      count == 1 ? "" : "s");
 }
 

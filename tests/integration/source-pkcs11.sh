@@ -58,6 +58,13 @@ grep -qE "pkcs11: opened reading token 'rngd-test' in slot [0-9]+, logged in, 0.
 [ "$(summary_field pkcs11 "bits credited")" = 0 ] || fail "the token's bytes were credited by default"
 echo "ok: SoftHSM2 token: $(( $(stat -c %s "$T/sink") / BLOCK )) blocks, all pass the gate, credited 0"
 
+# Without token: or slot:, rngd -l picks the initialised token, not the free slot.
+"$RNGD" -l -c /dev/null -O "pkcs11:module:$MODULE" -O "pkcs11:pin-file:$T/pin" > "$T/list" 2>&1 ||
+	fail "rngd -l: $(cat "$T/list")"
+grep -qE "^pkcs11 +yes .*token 'rngd-test' in slot [0-9]+, logged in" "$T/list" ||
+	fail "rngd -l did not pick the initialised token: $(grep pkcs11 "$T/list")"
+echo "ok: rngd -l: $(grep -o "C_GenerateRandom from token.*" "$T/list")"
+
 # ---- 2. Configuration errors ------------------------------------------------
 # bad_config NAME PATTERN RNGD-ARGS...: rngd exits 1 at once, with exactly one
 # "pkcs11: cannot be used:" line, and it matches PATTERN.
