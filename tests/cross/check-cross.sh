@@ -146,7 +146,6 @@ for arch in $ARCHES; do
 	have_cpu=1
 	for cpu in $(cpus_of "$arch"); do
 		qemu=$(qemu_of "$arch")
-		Q=("$qemu" -cpu "$cpu")
 		tag="$arch -cpu $cpu"
 		# QEMU 7.2 traps mffsl on CPUs before ISA 3.0, where real POWER8
 		# runs it as mffs, and glibc's long double libm (expl, used by
@@ -156,7 +155,7 @@ for arch in $ARCHES; do
 		printf '#include <math.h>\n#include <stdlib.h>\nint main(int c, char **v) { (void)v; return expl(-(long double)c) > 1; }\n' > "$T/expl.c"
 		cross_cc="$(triplet_of "$arch")-gcc"
 		"$cross_cc" -O0 "$T/expl.c" -o "$T/expl-$arch" -lm || fail "$arch: cannot build the libm probe"
-		timeout 60 "${Q[@]}" "$T/expl-$arch" 2> /dev/null
+		timeout 60 "$qemu" -cpu "$cpu" "$T/expl-$arch" 2> /dev/null
 		if [ $? = 132 ]; then
 			gate_runs=0
 			echo "note: $tag: this QEMU traps glibc's expl() (mffsl on a pre-ISA 3.0 model): gate tests and the daemon run skipped on it"
@@ -164,7 +163,7 @@ for arch in $ARCHES; do
 		total=0
 		for t in $UNIT_TESTS; do
 			case $t in *test_fips_*) [ "$gate_runs" = 1 ] || continue ;; esac
-			timeout 600 "${Q[@]}" "$B/$t" > "$T/unit.out" 2>&1 || { cat "$T/unit.out" >&2; fail "$tag: $t"; }
+			timeout 600 "$qemu" -cpu "$cpu" "$B/$t" > "$T/unit.out" 2>&1 || { cat "$T/unit.out" >&2; fail "$tag: $t"; }
 			"$top_builddir/$t" > "$T/unit.native" 2>&1 || fail "native $t"
 			n=$(passed_count "$T/unit.out")
 			[ -n "$n" ] && [ "$n" = "$(passed_count "$T/unit.native")" ] ||
@@ -174,17 +173,17 @@ for arch in $ARCHES; do
 		done
 		echo "ok: $tag: $total unit tests passed, as many as natively; the real instruction: $native"
 		if [ "$gate_runs" = 1 ]; then
-			timeout 600 "${Q[@]}" "$B/tests/reference/test_fips_differential" 2000 > "$T/diff.out" 2>&1 ||
+			timeout 600 "$qemu" -cpu "$cpu" "$B/tests/reference/test_fips_differential" 2000 > "$T/diff.out" 2>&1 ||
 				{ tail "$T/diff.out" >&2; fail "$tag: test_fips_differential"; }
 			for f in "$T"/in.random "$T"/in.biased "$T"/in.markov "$T"/in.runs "$T"/in.repeat "$T"/in.zeroblocks; do
-				timeout 600 "${Q[@]}" "$B/rngtest" --sp800-90b < "$f" 2>&1 | counts_only > "$f.emu"
+				timeout 600 "$qemu" -cpu "$cpu" "$B/rngtest" --sp800-90b < "$f" 2>&1 | counts_only > "$f.emu"
 				cmp -s "$f.native" "$f.emu" ||
 					{ diff "$f.native" "$f.emu" >&2; fail "$tag: rngtest counts differ on $(basename "$f")"; }
 			done
 			echo "ok: $tag: the differential test passes, rngtest counts identical to this machine's on 6 inputs"
 		fi
 
-		timeout 60 "${Q[@]}" "$B/rngd/rngd" -l > "$T/list" 2>&1 || fail "$tag: rngd -l failed: $(cat "$T/list")"
+		timeout 60 "$qemu" -cpu "$cpu" "$B/rngd/rngd" -l > "$T/list" 2>&1 || fail "$tag: rngd -l failed: $(cat "$T/list")"
 		line=$(grep "^$src " "$T/list") || fail "$tag: rngd -l does not list $src: $(cat "$T/list")"
 		grep -qE '^(rdrand|padlock) ' "$T/list" && fail "$tag: rngd -l lists x86 sources: $(cat "$T/list")"
 		if [ "$have_cpu" = 1 ]; then
@@ -204,7 +203,7 @@ for arch in $ARCHES; do
 			continue
 		fi
 		rm -f "$T/pid" "$T/sink"
-		"$GUARD" -p "$T/pid" -- "${Q[@]}" "$B/rngd/rngd" -f -c /dev/null -x all -n "$src" \
+		"$GUARD" -p "$T/pid" -- "$qemu" -cpu "$cpu" "$B/rngd/rngd" -f -c /dev/null -x all -n "$src" \
 			-o "$T/sink" > "$T/out" 2> "$T/log" &
 		GUARD_JOB=$!
 		for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.05; done
