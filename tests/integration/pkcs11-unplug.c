@@ -4,8 +4,9 @@
  * ($PKCS11_UNPLUG_MODULE, e.g. SoftHSM2) and pretends its token is pulled
  * out while the file $PKCS11_UNPLUG_FLAG exists: C_GenerateRandom fails
  * with CKR_DEVICE_REMOVED, the slot list shows no token and sessions
- * cannot be opened. Removing the file puts the token back. Lets
- * tests/integration/source-pkcs11.sh unplug a token mid-run.
+ * cannot be opened. Removing the file puts the token back, and, as with
+ * a real token, every session opened before is gone (so is the login).
+ * Lets tests/integration/source-pkcs11.sh unplug a token mid-run.
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -18,11 +19,26 @@ CK_RV C_GetFunctionList(CK_FUNCTION_LIST_PTR_PTR list);
 static CK_FUNCTION_LIST real;    /* the wrapped module's table */
 static CK_FUNCTION_LIST wrapped; /* ours: real's with four entries replaced */
 
+static int was_unplugged; /* seen unplugged since the last put-back */
+
+/* Whether the token is out now; on the first call after it is back, the old sessions die. */
 static int unplugged(void)
 {
 	const char *flag = getenv("PKCS11_UNPLUG_FLAG");
+	CK_SLOT_ID slots[16];
+	CK_ULONG n = 16;
 
-	return flag && access(flag, F_OK) == 0;
+	if (flag && access(flag, F_OK) == 0) {
+		was_unplugged = 1;
+		return 1;
+	}
+	if (was_unplugged) {
+		was_unplugged = 0;
+		if (real.C_GetSlotList(CK_FALSE, slots, &n) == CKR_OK)
+			for (CK_ULONG i = 0; i < n; i++)
+				(void)real.C_CloseAllSessions(slots[i]);
+	}
+	return 0;
 }
 
 static CK_RV unplug_GetSlotList(CK_BBOOL token_present, CK_SLOT_ID_PTR slots, CK_ULONG_PTR count)
