@@ -81,6 +81,27 @@ static void wake_main(struct rngd_loop *l)
 
 /* ---- 1. Reader threads ------------------------------------------------ */
 
+/*
+ * The slot's condition variable times out against CLOCK_MONOTONIC, the
+ * clock reader_pause() builds its deadlines from: with the default
+ * (CLOCK_REALTIME) every monotonic deadline lies decades in the past and
+ * each back-off returns at once, a busy loop.
+ */
+static int slot_cond_init(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+	int r;
+
+	r = pthread_condattr_init(&attr);
+	if (r != 0)
+		return -r;
+	r = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (r == 0)
+		r = pthread_cond_init(cond, &attr);
+	(void)pthread_condattr_destroy(&attr);
+	return -r;
+}
+
 /* Sleep up to @ms or until stop/reopen; returns with the lock released. */
 static void reader_pause(struct rngd_slot *s, unsigned int ms)
 {
@@ -670,7 +691,9 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 
 		s->loop = l;
 		(void)pthread_mutex_init(&s->lock, NULL);
-		(void)pthread_cond_init(&s->cond, NULL);
+		r = slot_cond_init(&s->cond);
+		if (r < 0)
+			return r;
 		fips_gate_config_default(&gc);
 		r = fips_gate_init(&s->gate, &gc);
 		if (r < 0)
@@ -748,6 +771,8 @@ static int start_threads(struct rngd_loop *l)
  * and as long again to act on a cancel. */
 #define READER_STOP_GRACE_MS 300
 
+/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
+ * clock attribute for joins): its deadline must come from that clock. */
 static void deadline_after_ms(struct timespec *t, long ms)
 {
 	(void)clock_gettime(CLOCK_REALTIME, t);

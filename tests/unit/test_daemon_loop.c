@@ -31,6 +31,7 @@ struct fake_source {
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
 	int stuck_done;           /* set when that read has returned */
+	bool open_fails;          /* every open() fails with ENOENT */
 	int opens, reads, closes;
 };
 
@@ -39,6 +40,8 @@ static int fake_open(struct rng_source *src)
 	struct fake_source *f = src->priv;
 
 	__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST);
+	if (f->open_fails)
+		return rng_source_why(src, -ENOENT, "open: %s", strerror(ENOENT));
 	return 0;
 }
 
@@ -146,7 +149,8 @@ static const struct rng_sink_ops fake_sink_ops = {
 
 static void *term_later(void *arg)
 {
-	struct timespec ts = { 0, (long)(uintptr_t)arg * 1000000L };
+	long ms = (long)(uintptr_t)arg;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	(void)nanosleep(&ts, NULL);
 	(void)kill(getpid(), SIGTERM);
@@ -175,6 +179,7 @@ static void run_loop(struct run *r, unsigned int term_after_ms)
 	rng_source_init(&r->slot->src, &fake_ops);
 	r->slot->src.priv = &r->src;
 	r->slot->enabled = true;
+	r->slot->explicit = r->src.open_fails;  /* kept, retrying, like a named device */
 	r->src.state = 0x9E3779B97F4A7C15ULL;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_init(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
@@ -321,6 +326,27 @@ static void test_drop_quarantines(void **state)
 	free(r.slot);
 }
 
+/* A source that cannot be opened is retried with back-off (100, 200, 400,
+ * 800 ms...), not in a loop: the condition variable the pause waits on
+ * must time out on the clock its deadline comes from. */
+static void test_open_failure_backs_off(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = 1 << 20;
+	r.src.open_fails = true;
+	run_loop(&r, 1000);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	/* One open at start-up, then 0.1 + 0.2 + 0.4 s of pauses within 1 s. */
+	if (r.src.opens > 6)
+		fail_msg("%d opens in 1 s: the back-off does not wait", r.src.opens);
+	if (r.src.opens < 3)
+		fail_msg("only %d opens in 1 s: no retry", r.src.opens);
+	free(r.slot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_credit_split_over_steps),
 		cmocka_unit_test(test_mix_gives_zero_credit),
 		cmocka_unit_test(test_drop_quarantines),
+		cmocka_unit_test(test_open_failure_backs_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
