@@ -243,6 +243,7 @@ size_t egd_conn_serve(struct egd_conn *c, struct egd_reserve *r, const struct eg
 
 	bucket_refill(&c->bucket, lim, now_ms);
 	out_compact(c);
+	c->starved = false;
 	while (c->q_count > 0) {
 		const struct egd_request *req = &c->queue[c->q_head];
 		size_t room = EGD_OUT_MAX - c->out_len;
@@ -304,8 +305,10 @@ size_t egd_conn_serve(struct egd_conn *c, struct egd_reserve *r, const struct eg
 			if (k == 0)
 				break;
 			k = egd_reserve_take(r, o, k);
-			if (k == 0)
-				break;   /* waits for the reserve */
+			if (k == 0) {
+				c->starved = true;
+				break;   /* waits for the reserve, which wakes the server */
+			}
 			bucket_spend(&c->bucket, lim, k);
 			c->out_len += k;
 			c->head_done += (unsigned int)k;
@@ -351,8 +354,10 @@ uint64_t egd_conn_tokens_at(const struct egd_conn *c, const struct egd_limits *l
 		return UINT64_MAX;
 	bucket_refill(&b, lim, now_ms);
 	need = (uint64_t)min_part(c, lim) * 1000u;
+	/* Tokens enough and the reserve found empty: the reserve wakes the
+	 * server when bytes arrive; a deadline of now would poll in a loop. */
 	if (b.millibytes >= need)
-		return now_ms;
+		return c->starved ? UINT64_MAX : now_ms;
 	return now_ms + (need - b.millibytes + lim->rate - 1) / lim->rate;
 }
 

@@ -99,6 +99,7 @@ struct egd_conn {
 	uint64_t unserved;
 	struct egd_bucket bucket;
 	uint64_t last_progress_ms;
+	bool starved;             /* the last serve() found the reserve empty */
 	/* Counters for statistics. */
 	uint64_t bytes_served;    /* entropy bytes handed over */
 	uint64_t requests;
@@ -149,7 +150,9 @@ bool egd_conn_waiting(const struct egd_conn *c);
 
 /*
  * When the rate limit lets the head request go on (CLOCK ms), or
- * UINT64_MAX if it does not wait for tokens.
+ * UINT64_MAX if it does not wait for tokens (nothing waiting, no rate
+ * limit, or tokens enough but the last serve() found the reserve empty:
+ * then it waits for the reserve's wake-up only).
  */
 uint64_t egd_conn_tokens_at(const struct egd_conn *c, const struct egd_limits *lim, uint64_t now_ms);
 

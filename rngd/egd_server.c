@@ -231,6 +231,7 @@ static void drop_client(struct egd_server *s, size_t i, int level, const char *w
 	free(c);
 	s->clients[i] = NULL;
 	s->n_clients--;
+	s->accept_paused_until = 0;   /* an fd was freed: accept again */
 	while (s->hi > 0 && !s->clients[s->hi - 1])
 		s->hi--;
 }
@@ -245,11 +246,20 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
-				rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO, "accept: %s",
-						 strerror(errno));
-			if (errno == ECONNABORTED || errno == EINTR)
+			int err = errno;
+
+			if (err == ECONNABORTED || err == EINTR)
 				continue;
+			if (err == EAGAIN || err == EWOULDBLOCK)
+				return;
+			/* Out of fds or memory: the pending connection stays and
+			 * the listener stays readable, so stop polling it for a
+			 * while (a dropped client ends the pause early). */
+			s->accept_paused_until = now_ms + EGD_ACCEPT_PAUSE_MS;
+			s->accept_pauses++;
+			rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO,
+					 "accept: %s; not accepting for %.1f s (%zu clients connected)",
+					 strerror(err), EGD_ACCEPT_PAUSE_MS / 1000.0, s->n_clients);
 			return;
 		}
 		if (s->n_clients >= s->limits.max_clients) {
@@ -408,7 +418,11 @@ size_t egd_server_pollfds(struct egd_server *s, struct pollfd *pfd, uint64_t now
 	size_t n = 0;
 	uint64_t next = UINT64_MAX;
 
-	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	if (s->accept_paused_until && now_ms >= s->accept_paused_until)
+		s->accept_paused_until = 0;
+	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = s->accept_paused_until ? 0 : POLLIN };
+	if (s->accept_paused_until)
+		next = s->accept_paused_until;
 	pfd[n++] = (struct pollfd){ .fd = s->wake_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
@@ -450,15 +464,26 @@ void egd_server_handle(struct egd_server *s, const struct pollfd *pfd, size_t n,
 			continue;
 		}
 		if (pfd[k].fd == s->listen_fd) {
-			accept_clients(s, now_ms);
+			if (!s->accept_paused_until)
+				accept_clients(s, now_ms);
 			continue;
 		}
 		/* Entries past the two fixed ones are clients, in pollfds() order. */
 		if (k >= 2 && k < 2 + EGD_MAX_CLIENTS) {
 			size_t i = s->poll_slot[k];
 
-			if (i < s->hi && s->clients[i] && s->clients[i]->fd == pfd[k].fd &&
-			    (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (!(i < s->hi && s->clients[i] && s->clients[i]->fd == pfd[k].fd))
+				continue;
+			if ((pfd[k].revents & (POLLHUP | POLLERR)) && egd_conn_read_room(&s->clients[i]->conn) == 0) {
+				/* Its queue is full, so it is not read: a peer gone
+				 * shows only here, on every poll, until dropped. */
+				char why[96];
+
+				snprintf(why, sizeof(why), "hung up with %u requests queued", s->clients[i]->conn.q_count);
+				drop_client(s, i, LOG_INFO, why);
+				continue;
+			}
+			if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR))
 				(void)read_client(s, i, now_ms);
 		}
 	}

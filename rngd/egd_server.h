@@ -36,6 +36,8 @@
 /* The group QEMU runs as on Debian and Fedora; used when it exists. */
 #define EGD_DEFAULT_SOCKET_GROUP "kvm"
 #define EGD_MAX_CLIENTS 4096u
+/* How long accepting pauses after accept4() failed for want of fds. */
+#define EGD_ACCEPT_PAUSE_MS 1000u
 
 struct egd_server_config {
 	const char *path;
@@ -77,6 +79,8 @@ struct egd_server {
 	bool running;
 	bool stop;
 	struct rngd_ratelimit refuse_rl;
+	uint64_t accept_paused_until; /* accept4() ran out of fds: 0 or when to try again */
+	uint64_t accept_pauses;
 };
 
 /*

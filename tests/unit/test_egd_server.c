@@ -15,11 +15,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -413,6 +415,129 @@ static void test_rate_measured(void **state)
 	close(fd);
 }
 
+/* CPU time of the whole process (the server thread and this one) in ms. */
+static uint64_t cpu_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* CPU spent while this thread sleeps @ms: what the server thread costs. */
+static uint64_t cpu_while_sleeping(unsigned int ms)
+{
+	uint64_t c0 = cpu_ms();
+
+	usleep(ms * 1000u);
+	return cpu_ms() - c0;
+}
+
+static size_t clients_now(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&srv.lock);
+	n = srv.n_clients;
+	pthread_mutex_unlock(&srv.lock);
+	return n;
+}
+
+/* Clients waiting on an empty reserve, within their rate: the server
+ * sleeps until bytes arrive (it used to poll with a zero time-out). */
+static void test_waiting_on_empty_reserve_sleeps(void **state)
+{
+	uint8_t in[64], out[64];
+	int fd[4];
+	uint64_t cpu;
+
+	(void)state;
+	cfg.limits.rate = 16384;
+	start();
+	for (int i = 0; i < 4; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], "\x02\x10", 2);
+	}
+	usleep(100000);
+	cpu = cpu_while_sleeping(1000);
+	print_message("4 clients waiting on an empty reserve: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	if (cpu > 50)
+		fail_msg("the server spins while clients wait: %" PRIu64 " ms CPU in 1 s", cpu);
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, sizeof(in));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(recv_exact(fd[i], out, 16, 2000), 16);
+		close(fd[i]);
+	}
+}
+
+/* A client that fills its request queue and hangs up is dropped: with a
+ * full queue it is not read, and POLLHUP came back on every poll. */
+static void test_hangup_with_full_queue(void **state)
+{
+	uint8_t reqs[2 * 300];
+	uint64_t cpu;
+	int fd;
+
+	(void)state;
+	start();
+	for (int i = 0; i < 300; i++) {
+		reqs[2 * i] = 0x02;
+		reqs[2 * i + 1] = 0x01;
+	}
+	fd = connect_to(path);
+	send_all(fd, reqs, sizeof(reqs));
+	usleep(200000);
+	close(fd);
+	usleep(200000);
+	cpu = cpu_while_sleeping(1000);
+	print_message("a client gone with a full queue: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	assert_int_equal(clients_now(), 0);
+	if (cpu > 50)
+		fail_msg("the server spins on a hung-up client: %" PRIu64 " ms CPU in 1 s", cpu);
+}
+
+/* Out of fds: accept4() fails with EMFILE and the connection stays
+ * pending; the server pauses accepting instead of polling in a loop, and
+ * accepts again once fds are free. */
+static void test_accept_at_fd_limit(void **state)
+{
+	struct rlimit old, low;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd[3], hi = 0;
+	uint64_t cpu;
+	uint8_t b[4];
+
+	(void)state;
+	start();
+	for (int i = 0; i < 3; i++) {
+		fd[i] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		assert_true(fd[i] >= 0);
+		if (fd[i] > hi)
+			hi = fd[i];
+	}
+	strcpy(sa.sun_path, path);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = (rlim_t)hi + 1;        /* no fd left for accept4() */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(connect(fd[i], (struct sockaddr *)&sa, sizeof(sa)), 0);
+	usleep(100000);
+	cpu = cpu_while_sleeping(1000);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	print_message("3 connections pending at the fd limit: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	if (cpu > 50)
+		fail_msg("the server spins at the fd limit: %" PRIu64 " ms CPU in 1 s", cpu);
+	assert_true(srv.accept_pauses >= 1);
+	/* fds again: within the pause (1 s) every pending client is served. */
+	for (int i = 0; i < 3; i++) {
+		send_all(fd[i], "\x00", 1);
+		assert_int_equal(recv_exact(fd[i], b, 4, 3000), 4);
+		close(fd[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +549,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stall_and_flood, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gone_mid_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rate_measured, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_waiting_on_empty_reserve_sleeps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hangup_with_full_queue, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_accept_at_fd_limit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
