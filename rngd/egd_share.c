@@ -57,6 +57,17 @@ static int share_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsig
 	return 0;
 }
 
+/* The reserve pokes the loop's eventfd itself; only the inner sink may
+ * need an fd watched (a stalled pipe). */
+static int share_wait_fd(struct rng_sink *s, short *events)
+{
+	struct egd_share *sh = s->priv;
+
+	if (!sh->inner || !sh->inner->ops->wait_fd)
+		return -1;
+	return sh->inner->ops->wait_fd(sh->inner, events);
+}
+
 static void share_close(struct rng_sink *s)
 {
 	(void)s;
@@ -67,6 +78,7 @@ static const struct rng_sink_ops share_ops_template = {
 	.demand = share_demand,
 	.write = share_write,
 	.close = share_close,
+	.wait_fd = share_wait_fd,
 };
 
 void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink *inner,

@@ -872,7 +872,7 @@ static void handle_signals(struct rngd_loop *l)
 int rngd_loop_run(struct rngd_loop *l)
 {
 	struct periodic p = { 0 };
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	int exit_code = RNGD_EXIT_OK;
 	uint64_t wd_usec;
 
@@ -933,7 +933,12 @@ int rngd_loop_run(struct rngd_loop *l)
 			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
-		if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN)) {
+		/* A stalled sink (a pipe nobody reads) is waited for here, beside
+		 * the signals, never inside its write(). */
+		pfd[2] = (struct pollfd){ .fd = -1 };
+		if (demand == 0 && l->sink->ops->wait_fd)
+			pfd[2].fd = l->sink->ops->wait_fd(l->sink, &pfd[2].events);
+		if (poll(pfd, 3, timeout) > 0 && (pfd[1].revents & POLLIN)) {
 			uint64_t v;
 
 			(void)!read(l->event_fd, &v, sizeof(v));
