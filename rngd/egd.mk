@@ -38,6 +38,8 @@ tests_unit_test_egd_proto_LDADD = $(EGD_TEST_LIBS)
 tests_unit_test_egd_server_SOURCES = $(EGD_SERVER_TEST_FILES)
 tests_unit_test_egd_server_CFLAGS = $(EGD_TEST_CFLAGS)
 tests_unit_test_egd_server_LDADD = $(EGD_TEST_LIBS)
+# The socket permission race: an attacker's symlink swapped in after bind().
+tests_unit_test_egd_server_LDFLAGS = -Wl,--wrap=bind
 tests_unit_test_egd_share_SOURCES = $(EGD_SHARE_TEST_FILES)
 tests_unit_test_egd_share_CFLAGS = $(EGD_TEST_CFLAGS) $(GCRYPT_CFLAGS)
 tests_unit_test_egd_share_LDADD = $(EGD_TEST_LIBS) $(GCRYPT_LIBS)
@@ -57,7 +59,7 @@ tests_unit_test_egd_proto_asan_LDFLAGS = $(EGD_SANITIZE)
 tests_unit_test_egd_proto_asan_LDADD = $(EGD_TEST_LIBS)
 tests_unit_test_egd_server_asan_SOURCES = $(EGD_SERVER_TEST_FILES)
 tests_unit_test_egd_server_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
-tests_unit_test_egd_server_asan_LDFLAGS = $(EGD_SANITIZE)
+tests_unit_test_egd_server_asan_LDFLAGS = $(EGD_SANITIZE) -Wl,--wrap=bind
 tests_unit_test_egd_server_asan_LDADD = $(EGD_TEST_LIBS)
 tests_unit_test_egd_share_asan_SOURCES = $(EGD_SHARE_TEST_FILES)
 tests_unit_test_egd_share_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(GCRYPT_CFLAGS) $(EGD_SANITIZE)

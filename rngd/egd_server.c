@@ -2,8 +2,9 @@
 /*
  * The EGD server (see egd_server.h).
  *
- *   1. Socket     bind with a tight umask, then chown/chmod; replace a
- *                 stale socket, refuse to steal a live one
+ *   1. Socket     bind in a private directory with a tight umask,
+ *                 chown/chmod there, rename into place; replace a stale
+ *                 socket, refuse to steal a live one
  *   2. Clients    accept within the cap, read, judge, drop
  *   3. Serving    round-robin in small parts, write without blocking
  *   4. Running    pollfds/handle, or a thread doing just that
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,10 +98,26 @@ static int clear_stale(struct egd_server *s, const char *path, const struct sock
 	return 0;
 }
 
+/* mkdtemp() a 0700 directory in the directory of @path. */
+static int private_dir_for(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (!slash)
+		n = snprintf(dir, size, ".rngd-egd.XXXXXX");
+	else
+		n = snprintf(dir, size, "%.*s/.rngd-egd.XXXXXX", (int)(slash - path), path);
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	return mkdtemp(dir) ? 0 : -errno;
+}
+
 int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		    struct egd_reserve *reserve, struct rngd_log *log)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char priv_dir[PATH_MAX], priv_sock[PATH_MAX + 2];
 	mode_t old_umask;
 	gid_t gid;
 	int r;
@@ -135,10 +153,31 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	if (r < 0)
 		return r;
 
+	/*
+	 * Bound, chown'ed and chmod'ed inside a directory of our own (0700),
+	 * then renamed into place: in a directory others may write, chown and
+	 * chmod by the public path would follow a symlink swapped in after
+	 * bind(). rename() replaces whatever is at the path, never follows it.
+	 */
+	r = private_dir_for(cfg->path, priv_dir, sizeof(priv_dir));
+	if (r < 0) {
+		rngd_log(log, LOG_ERR, WHO, "cannot make a private directory beside %s: %s", cfg->path,
+			 strerror(-r));
+		return r;
+	}
+	if ((size_t)snprintf(priv_sock, sizeof(priv_sock), "%s/s", priv_dir) >= sizeof(sa.sun_path)) {
+		rngd_log(log, LOG_ERR, WHO, "socket directory of %s too long: the socket is bound at %s first, "
+			 "which must fit in %zu bytes", cfg->path, priv_sock, sizeof(sa.sun_path) - 1);
+		(void)rmdir(priv_dir);
+		return -ENAMETOOLONG;
+	}
+	memset(sa.sun_path, 0, sizeof(sa.sun_path));
+	memcpy(sa.sun_path, priv_sock, strlen(priv_sock) + 1);
 	s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->listen_fd < 0) {
 		r = -errno;
 		rngd_log(log, LOG_ERR, WHO, "socket: %s", strerror(-r));
+		(void)rmdir(priv_dir);
 		return r;
 	}
 	/* Nobody but the owner may connect before chmod/chown have run. */
@@ -149,9 +188,10 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		rngd_log(log, LOG_ERR, WHO, "cannot bind %s: %s", cfg->path, strerror(-r));
 		(void)close(s->listen_fd);
 		s->listen_fd = -1;
+		(void)rmdir(priv_dir);
 		return r;
 	}
-	if ((cfg->owner != (uid_t)-1 || gid != (gid_t)-1) && chown(cfg->path, cfg->owner, gid) < 0) {
+	if ((cfg->owner != (uid_t)-1 || gid != (gid_t)-1) && lchown(priv_sock, cfg->owner, gid) < 0) {
 		r = -errno;
 		/* The default group is a convenience (a service without
 		 * CAP_CHOWN still serves root); a group asked for is a must. */
@@ -163,7 +203,8 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 			 cfg->path, EGD_DEFAULT_SOCKET_GROUP, strerror(-r));
 		gid = (gid_t)-1;
 	}
-	if (chmod(cfg->path, cfg->mode & 07777) < 0) {
+	/* Inside our 0700 directory nothing can be swapped under the path. */
+	if (chmod(priv_sock, cfg->mode & 07777) < 0) {
 		r = -errno;
 		rngd_log(log, LOG_ERR, WHO, "cannot chmod %s: %s", cfg->path, strerror(-r));
 		goto fail;
@@ -173,6 +214,13 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		rngd_log(log, LOG_ERR, WHO, "cannot listen on %s: %s", cfg->path, strerror(-r));
 		goto fail;
 	}
+	if (rename(priv_sock, cfg->path) < 0) {
+		r = -errno;
+		rngd_log(log, LOG_ERR, WHO, "cannot move the socket to %s: %s", cfg->path, strerror(-r));
+		goto fail;
+	}
+	(void)rmdir(priv_dir);
+	priv_dir[0] = '\0';
 	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->wake_fd < 0) {
 		r = -errno;
@@ -189,7 +237,12 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		 s->limits.prime ? ", priming each new client (QEMU rng-egd)" : "");
 	return 0;
 fail:
-	(void)unlink(cfg->path);
+	if (priv_dir[0]) {
+		(void)unlink(priv_sock);
+		(void)rmdir(priv_dir);
+	} else {
+		(void)unlink(cfg->path);
+	}
 	(void)close(s->listen_fd);
 	s->listen_fd = -1;
 	return r;

@@ -177,6 +177,59 @@ static void test_socket_file(void **state)
 	cfg.group = NULL;
 }
 
+/* The attacker of the socket permission race: right after rngd's bind(),
+ * whatever sits at the public path is swapped for a symlink to a file of
+ * theirs (in a directory they may write). Linked with --wrap=bind. */
+static const char *race_path, *race_target;
+int __real_bind(int fd, const struct sockaddr *sa, socklen_t len);
+int __wrap_bind(int fd, const struct sockaddr *sa, socklen_t len);
+
+int __wrap_bind(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	int r = __real_bind(fd, sa, len);
+
+	if (r == 0 && race_path) {
+		(void)unlink(race_path);
+		assert_int_equal(symlink(race_target, race_path), 0);
+		race_path = NULL;
+	}
+	return r;
+}
+
+static void test_socket_symlink_race(void **state)
+{
+	char victim[192], leftover[256];
+	struct stat st;
+	FILE *ls;
+	int fd;
+
+	(void)state;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fd = open(victim, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chmod(victim, 0600), 0);
+	race_path = path;
+	race_target = victim;
+	cfg.mode = 0666;
+	start();
+	assert_null(race_path);                /* the swap did happen */
+	assert_int_equal(stat(victim, &st), 0);
+	if ((st.st_mode & 07777) != 0600)
+		fail_msg("chmod followed the symlink: the victim file is now %04o", (unsigned int)(st.st_mode & 07777));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0666);
+	close(connect_to(path));
+	/* The private directory is gone. */
+	snprintf(leftover, sizeof(leftover), "ls -A %s | grep -c rngd-egd", dir);
+	ls = popen(leftover, "r");
+	assert_non_null(ls);
+	assert_int_equal(fgetc(ls), '0');
+	pclose(ls);
+	unlink(victim);
+}
+
 static void test_every_command(void **state)
 {
 	uint8_t in[600], out[600], hdr[4];
@@ -542,6 +595,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_socket_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_socket_symlink_race, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_command, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_others_unaffected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_64_clients, setup, teardown),
