@@ -143,8 +143,9 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	memcpy(sa.sun_path, cfg->path, strlen(cfg->path) + 1);
 	s->path = strdup(cfg->path);
 	s->clients = calloc(EGD_MAX_CLIENTS, sizeof(*s->clients));
+	s->peers = calloc(EGD_MAX_CLIENTS, sizeof(*s->peers));
 	s->poll_slot = calloc(2 + EGD_MAX_CLIENTS, sizeof(*s->poll_slot));
-	if (!s->path || !s->clients || !s->poll_slot)
+	if (!s->path || !s->clients || !s->peers || !s->poll_slot)
 		return -ENOMEM;
 	r = resolve_group(s, cfg->group, &gid);
 	if (r < 0)
@@ -275,6 +276,8 @@ static void drop_client(struct egd_server *s, size_t i, int level, const char *w
 
 	client_name(c, name, sizeof(name));
 	rngd_log(s->log, level, WHO, "%s %s; %" PRIu64 " bytes served to it", name, why, c->conn.bytes_served);
+	if (c->peer)
+		c->peer->conns--;   /* its bucket stays: reconnecting buys nothing */
 	s->bytes_served_closed += c->conn.bytes_served;
 	if (level <= LOG_WARNING)
 		s->dropped++;
@@ -287,6 +290,97 @@ static void drop_client(struct egd_server *s, size_t i, int level, const char *w
 	s->accept_paused_until = 0;   /* an fd was freed: accept again */
 	while (s->hi > 0 && !s->clients[s->hi - 1])
 		s->hi--;
+}
+
+/* The peer record of @uid, made (or recycled) if new; NULL never: the
+ * table has a slot per possible connection, and recycles idle ones. */
+static struct egd_peer *peer_for(struct egd_server *s, uid_t uid, uint64_t now_ms)
+{
+	struct egd_peer *free_slot = NULL, *as_new = NULL, *oldest = NULL;
+
+	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
+		struct egd_peer *p = &s->peers[i];
+
+		if (p->used && p->uid == uid)
+			return p;
+		if (!p->used) {
+			if (!free_slot)
+				free_slot = p;
+			continue;
+		}
+		if (p->conns > 0)
+			continue;
+		if (!as_new && egd_bucket_full(&p->bucket, &s->limits, now_ms))
+			as_new = p;
+		if (!oldest || p->bucket.last_ms < oldest->bucket.last_ms)
+			oldest = p;
+	}
+	/* Prefer forgetting a uid whose bucket is full again: nothing lost. */
+	struct egd_peer *p = as_new ? as_new : free_slot ? free_slot : oldest;
+
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->used = true;
+	p->uid = uid;
+	egd_bucket_init(&p->bucket, &s->limits, now_ms);
+	return p;
+}
+
+/* Neither waiting for a reply nor sending: connected and silent. */
+static bool client_silent(const struct egd_client *c)
+{
+	size_t out;
+
+	(void)egd_conn_output(&c->conn, &out);
+	return c->conn.q_count == 0 && !c->conn.has_partial && out == 0;
+}
+
+/*
+ * At the cap, which connection gives way to a new one from @uid, or -1
+ * to refuse it:
+ *   1. the one silent longest, if silent for the stall time or more: idle
+ *      connections cannot lock others out;
+ *   2. if @uid holds no connection: one of the uid holding the most (if
+ *      it holds two or more), the one idle longest. So a peer under its
+ *      own uid (QEMU as libvirt runs it) always gets in.
+ */
+static ssize_t pick_eviction(struct egd_server *s, uid_t uid, uint64_t now_ms)
+{
+	ssize_t silent = -1, greedy = -1;
+	unsigned int mine = 0, most = 1;
+	const struct egd_peer *greedy_peer = NULL;
+
+	for (size_t i = 0; i < s->hi; i++) {
+		struct egd_client *c = s->clients[i];
+
+		if (!c)
+			continue;
+		if (c->peer_uid == uid)
+			mine++;
+		if (client_silent(c) && now_ms - c->conn.last_progress_ms >= s->limits.stall_ms &&
+		    (silent < 0 || c->conn.last_progress_ms < s->clients[silent]->conn.last_progress_ms))
+			silent = (ssize_t)i;
+	}
+	if (silent >= 0)
+		return silent;
+	if (mine > 0)
+		return -1;
+	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++)
+		if (s->peers[i].used && s->peers[i].conns > most) {
+			most = s->peers[i].conns;
+			greedy_peer = &s->peers[i];
+		}
+	if (!greedy_peer)
+		return -1;
+	for (size_t i = 0; i < s->hi; i++) {
+		struct egd_client *c = s->clients[i];
+
+		if (c && c->peer == greedy_peer &&
+		    (greedy < 0 || c->conn.last_progress_ms < s->clients[greedy]->conn.last_progress_ms))
+			greedy = (ssize_t)i;
+	}
+	return greedy;
 }
 
 static void accept_clients(struct egd_server *s, uint64_t now_ms)
@@ -315,10 +409,30 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 					 strerror(err), EGD_ACCEPT_PAUSE_MS / 1000.0, s->n_clients);
 			return;
 		}
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+			/* A unix socket always has them; without, no rate per uid. */
+			rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO,
+					 "client refused: SO_PEERCRED: %s", strerror(errno));
+			(void)close(fd);
+			continue;
+		}
+		while (s->n_clients >= s->limits.max_clients) {
+			ssize_t v = pick_eviction(s, cred.uid, now_ms);
+			char why[96];
+
+			if (v < 0)
+				break;
+			snprintf(why, sizeof(why), "%s; disconnected to make room for a client of uid %ld",
+				 client_silent(s->clients[v]) ? "silent" : "its uid holds the most connections",
+				 (long)cred.uid);
+			s->evicted++;
+			drop_client(s, (size_t)v, LOG_NOTICE, why);
+		}
 		if (s->n_clients >= s->limits.max_clients) {
 			s->refused++;
 			rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO,
-					 "client refused: %zu clients already (the cap)", s->n_clients);
+					 "client of uid %ld refused: %zu clients already (the cap), none silent for %.1f s",
+					 (long)cred.uid, s->n_clients, s->limits.stall_ms / 1000.0);
 			(void)close(fd);
 			continue;
 		}
@@ -327,15 +441,21 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 			(void)close(fd);
 			continue;
 		}
+		c->peer = peer_for(s, cred.uid, now_ms);
+		if (!c->peer) {
+			free(c);
+			(void)close(fd);
+			continue;
+		}
+		c->peer->conns++;
 		for (i = 0; i < EGD_MAX_CLIENTS && s->clients[i]; i++)
 			;
 		c->fd = fd;
 		c->id = ++s->next_id;
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
-			c->peer_pid = cred.pid;
-			c->peer_uid = cred.uid;
-		}
+		c->peer_pid = cred.pid;
+		c->peer_uid = cred.uid;
 		egd_conn_init(&c->conn, &s->limits, now_ms);
+		egd_conn_share_bucket(&c->conn, &c->peer->bucket);
 		egd_conn_prime(&c->conn, &s->limits);
 		s->clients[i] = c;
 		s->n_clients++;
@@ -676,6 +796,8 @@ void egd_server_close(struct egd_server *s)
 		free(s->clients);
 		s->clients = NULL;
 	}
+	free(s->peers);
+	s->peers = NULL;
 	if (s->poll_slot) {
 		free(s->poll_slot);
 		s->poll_slot = NULL;

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -591,6 +592,132 @@ static void test_accept_at_fd_limit(void **state)
 	}
 }
 
+/* The rate holds per peer uid: a client that spends its burst and
+ * reconnects (or opens a second connection) does not get a new one. */
+static void test_rate_per_uid_across_reconnects(void **state)
+{
+	static uint8_t in[1u << 16];
+	uint8_t out[255];
+	uint64_t t0;
+	size_t got = 0;
+	int fd;
+
+	(void)state;
+	cfg.limits.rate = 1000;
+	cfg.limits.burst = 500;
+	start();
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, sizeof(in));
+	fd = connect_to(path);
+	send_all(fd, "\x02\xfa\x02\xfa", 4);
+	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+	close(fd);
+	/* Reconnect at once and ask for another 250: for 100 ms. */
+	t0 = now_ms();
+	fd = connect_to(path);
+	send_all(fd, "\x02\xfa", 2);
+	while (now_ms() - t0 < 100) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 10) > 0 && (n = recv(fd, out, sizeof(out), MSG_DONTWAIT)) > 0)
+			got += (size_t)n;
+	}
+	close(fd);
+	/* 100 ms at 1000 bytes/s is 100 bytes (served in parts of up to 64):
+	 * a fresh bucket would have given all 250 at once. */
+	print_message("after reconnecting: %zu bytes in 100 ms at 1000 bytes/s\n", got);
+	if (got >= 200)
+		fail_msg("a reconnect bought a new burst: %zu bytes in 100 ms", got);
+}
+
+/* At the cap, a connection silent for the stall time gives way to a new
+ * client (idle connections used to lock everyone else out). */
+static void test_silent_evicted_at_cap(void **state)
+{
+	int fd[4], late;
+	uint8_t b[4];
+	int closed = 0;
+
+	(void)state;
+	cfg.limits.max_clients = 4;
+	cfg.limits.stall_ms = 300;
+	start();
+	for (int i = 0; i < 4; i++)
+		fd[i] = connect_to(path);
+	usleep(100000);
+	/* Not yet silent for 300 ms: refused as before. */
+	late = connect_to(path);
+	assert_true(closed_within(late, 2000));
+	close(late);
+	usleep(400000);
+	late = connect_to(path);
+	send_all(late, "\x00", 1);
+	assert_int_equal(recv_exact(late, b, 4, 2000), 4);
+	for (int i = 0; i < 4; i++) {
+		closed += closed_within(fd[i], 200);
+		close(fd[i]);
+	}
+	assert_int_equal(closed, 1);
+	assert_int_equal(srv.evicted, 1);
+	close(late);
+}
+
+/* Connect as @uid (a forked child), ask the level: 0 if answered. */
+static int level_as_uid(uid_t uid)
+{
+	pid_t pid = fork();
+	int st;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		uint8_t b[4];
+		int fd;
+
+		if (setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
+			_exit(3);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		strcpy(sa.sun_path, path);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			_exit(4);
+		if (send(fd, "\x00", 1, MSG_NOSIGNAL) != 1)
+			_exit(5);
+		_exit(recv_exact(fd, b, 4, 2000) == 4 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 100;
+}
+
+/* One uid holding every slot with busy connections cannot lock out a
+ * client of another uid (QEMU under its own uid): one of the greedy uid's
+ * connections gives way. A second connection of the newcomer's uid is
+ * refused as usual. */
+static void test_other_uid_gets_in(void **state)
+{
+	int fd[4], closed = 0;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	cfg.limits.max_clients = 4;
+	cfg.mode = 0666;
+	assert_int_equal(chmod(dir, 0711), 0);
+	start();
+	for (int i = 0; i < 4; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], "\x02\x10", 2);   /* waiting on an empty reserve: busy, not silent */
+	}
+	usleep(100000);
+	assert_int_equal(level_as_uid(65534), 0);
+	for (int i = 0; i < 4; i++)
+		closed += closed_within(fd[i], 200);
+	assert_int_equal(closed, 1);
+	for (int i = 0; i < 4; i++)
+		close(fd[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -606,6 +733,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_waiting_on_empty_reserve_sleeps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hangup_with_full_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_accept_at_fd_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rate_per_uid_across_reconnects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_silent_evicted_at_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_uid_gets_in, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
