@@ -281,7 +281,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && strcmp(argv[1], "prefix") == 0)
 		return prefix(argv[2], argv[3]);
 	if (argc < 3) {
-		fprintf(stderr, "usage: egd-client SOCK level|pid|read|get|partial|hangup|raw|many|rate ...\n");
+		fprintf(stderr, "usage: egd-client SOCK level|pid|read|get|partial|hangup|raw|many|wait|rate ...\n");
 		return 2;
 	}
 	const char *sock = argv[1], *cmd = argv[2];
