@@ -81,6 +81,27 @@ static void wake_main(struct rngd_loop *l)
 
 /* ---- 1. Reader threads ------------------------------------------------ */
 
+/*
+ * The slot's condition variable times out against CLOCK_MONOTONIC, the
+ * clock reader_pause() builds its deadlines from: with the default
+ * (CLOCK_REALTIME) every monotonic deadline lies decades in the past and
+ * each back-off returns at once, a busy loop.
+ */
+static int slot_cond_init(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+	int r;
+
+	r = pthread_condattr_init(&attr);
+	if (r != 0)
+		return -r;
+	r = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (r == 0)
+		r = pthread_cond_init(cond, &attr);
+	(void)pthread_condattr_destroy(&attr);
+	return -r;
+}
+
 /* Sleep up to @ms or until stop/reopen; returns with the lock released. */
 static void reader_pause(struct rngd_slot *s, unsigned int ms)
 {
@@ -670,7 +691,9 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 
 		s->loop = l;
 		(void)pthread_mutex_init(&s->lock, NULL);
-		(void)pthread_cond_init(&s->cond, NULL);
+		r = slot_cond_init(&s->cond);
+		if (r < 0)
+			return r;
 		fips_gate_config_default(&gc);
 		r = fips_gate_init(&s->gate, &gc);
 		if (r < 0)
@@ -748,6 +771,8 @@ static int start_threads(struct rngd_loop *l)
  * and as long again to act on a cancel. */
 #define READER_STOP_GRACE_MS 300
 
+/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
+ * clock attribute for joins): its deadline must come from that clock. */
 static void deadline_after_ms(struct timespec *t, long ms)
 {
 	(void)clock_gettime(CLOCK_REALTIME, t);
@@ -847,7 +872,7 @@ static void handle_signals(struct rngd_loop *l)
 int rngd_loop_run(struct rngd_loop *l)
 {
 	struct periodic p = { 0 };
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	int exit_code = RNGD_EXIT_OK;
 	uint64_t wd_usec;
 
@@ -908,7 +933,12 @@ int rngd_loop_run(struct rngd_loop *l)
 			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
-		if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN)) {
+		/* A stalled sink (a pipe nobody reads) is waited for here, beside
+		 * the signals, never inside its write(). */
+		pfd[2] = (struct pollfd){ .fd = -1 };
+		if (demand == 0 && l->sink->ops->wait_fd)
+			pfd[2].fd = l->sink->ops->wait_fd(l->sink, &pfd[2].events);
+		if (poll(pfd, 3, timeout) > 0 && (pfd[1].revents & POLLIN)) {
 			uint64_t v;
 
 			(void)!read(l->event_fd, &v, sizeof(v));
