@@ -759,6 +759,8 @@ static int start_threads(struct rngd_loop *l)
  * and as long again to act on a cancel. */
 #define READER_STOP_GRACE_MS 300
 
+/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
+ * clock attribute for joins): its deadline must come from that clock. */
 static void deadline_after_ms(struct timespec *t, long ms)
 {
 	(void)clock_gettime(CLOCK_REALTIME, t);
@@ -860,7 +862,7 @@ static void handle_signals(struct rngd_loop *l)
 int rngd_loop_run(struct rngd_loop *l)
 {
 	struct periodic p = { 0 };
-	struct pollfd pfd[3];
+	struct pollfd pfd[4];
 	int exit_code = RNGD_EXIT_OK;
 	uint64_t wd_usec;
 
@@ -929,15 +931,20 @@ int rngd_loop_run(struct rngd_loop *l)
 			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
-		/* A negative fd is ignored by poll(). */
-		pfd[2] = (struct pollfd){ .fd = l->hwrng_watch ? hwrng_watch_fd(l->hwrng_watch) : -1,
+		/* A stalled sink (a pipe nobody reads) is waited for here, beside
+		 * the signals, never inside its write(). */
+		pfd[2] = (struct pollfd){ .fd = -1 };
+		if (demand == 0 && l->sink->ops->wait_fd)
+			pfd[2].fd = l->sink->ops->wait_fd(l->sink, &pfd[2].events);
+		/* The device watch's uevent socket; a negative fd is ignored. */
+		pfd[3] = (struct pollfd){ .fd = l->hwrng_watch ? hwrng_watch_fd(l->hwrng_watch) : -1,
 					  .events = POLLIN };
-		if (poll(pfd, 3, timeout) > 0 && (pfd[1].revents & POLLIN)) {
+		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN)) {
 			uint64_t v;
 
 			(void)!read(l->event_fd, &v, sizeof(v));
 		}
-		if (pfd[2].revents)
+		if (pfd[3].revents)
 			l->hwrng_watch->readable = true;
 	}
 

@@ -236,9 +236,10 @@ static void log_egd_stats(void *ctx, const char *why)
 
 	egd_server_log_stats(&d->egd, why);
 	rngd_log(&d->log, LOG_NOTICE, "egd",
-		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 ", dropped (0 credit) %" PRIu64, why,
+		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 " (condensed from %" PRIu64
+		 " credited bits), dropped (0 credit) %" PRIu64, why,
 		 d->egd_share.inner ? d->egd_share.inner->ops->name : "none", d->egd_share.bytes_to_reserve,
-		 d->egd_share.bytes_dropped);
+		 d->egd_share.condenser.bits_in, d->egd_share.bytes_dropped);
 }
 
 /* As root, before privileges drop: the socket is bound, chmod'ed and
@@ -266,6 +267,10 @@ static int open_egd(struct rngd *d)
 	}
 	egd_share_open(&d->egd_sink, &d->egd_share, d->sink_open ? &d->sink : NULL, &d->egd_reserve,
 		       d->sink_is_kernel);
+	if (d->egd_share.condense_error)
+		rngd_log(&d->log, LOG_WARNING, "egd",
+			 "cannot condense with SHA-512 (%s): only sources credited 1.0 entropy per bit feed the reserve",
+			 strerror(-d->egd_share.condense_error));
 	d->egd_open = true;
 	return 0;
 }
@@ -405,6 +410,7 @@ int main(int argc, char *argv[])
 	if (d.egd_open) {
 		egd_server_stop(&d.egd);
 		egd_server_close(&d.egd);
+		d.egd_sink.ops->close(&d.egd_sink);
 		egd_reserve_destroy(&d.egd_reserve);
 	}
 	if (d.loop.log)

@@ -27,6 +27,13 @@ struct rng_sink_ops {
 	int (*write)(struct rng_sink *s, const uint8_t *buf, size_t len,
 		     unsigned int credit_bits);
 	void (*close)(struct rng_sink *s);
+	/*
+	 * Optional. When demand() returned 0: an fd and the poll() events
+	 * that mean "ask demand() again" (a stalled pipe: POLLOUT), so the
+	 * loop waits for it together with its signalfd instead of polling on
+	 * a timer; -1 for none.
+	 */
+	int (*wait_fd)(struct rng_sink *s, short *events);
 };
 
 struct rng_sink {
