@@ -5,8 +5,9 @@
 RNGD_DEVWATCH_SOURCES = rngd/device_watch.c rngd/device_watch.h \
 	rngd/hwrng_watch.c rngd/hwrng_watch.h
 rngd_rngd_SOURCES += $(RNGD_DEVWATCH_SOURCES)
-# The loop's unit test links loop.c, which runs the watch.
+# Every program that links loop.c links the watch it runs.
 DAEMON_LOOP_TEST_FILES += $(RNGD_DEVWATCH_SOURCES)
+tests_integration_wait_ksink_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 
 # ---- tests ----------------------------------------------------------------
 check_PROGRAMS += tests/integration/uevent-send
