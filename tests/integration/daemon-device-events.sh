@@ -77,6 +77,12 @@ v0=$(switches); t0=$(ticks)
 sleep 20
 v1=$(switches); t1=$(ticks)
 echo "idle 20 s: $((v1 - v0)) wake-ups, $((t1 - t0)) CPU ticks"
+if [ $((v1 - v0)) -gt 1 ]; then
+	# Which thread, waiting where: for the post-mortem of a busy rngd.
+	for task in /proc/"$RNGD_PID"/task/*; do
+		echo "thread ${task##*/} $(cat "$task/comm"): $(awk '/^voluntary_ctxt_switches:/ {print $2}' "$task/status") switches, wchan $(cat "$task/wchan" 2>/dev/null), syscall $(cut -d' ' -f1 "$task/syscall" 2>/dev/null)"
+	done
+fi
 [ $((v1 - v0)) -le 1 ] || fail "idle rngd woke $((v1 - v0)) times in 20 s"
 [ $((t1 - t0)) -le 1 ] || fail "idle rngd used $((t1 - t0)) CPU ticks in 20 s"
 
