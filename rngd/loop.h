@@ -52,6 +52,8 @@ struct rngd_slot {
 	struct rngd_loop *loop;
 	bool enabled;
 	bool explicit;                 /* named by -r/-n/-O: failures are warnings */
+	bool credit_explicit;          /* -O SRC:entropy_per_bit given: the source's
+					* default_credit() does not apply */
 	bool started;                  /* has a reader thread */
 	bool abandoned;                /* its thread was cancelled inside a source
 					* call: the source's state is unknown, so

@@ -48,6 +48,7 @@ static int daemon_key(struct rngd_slot *s, const char *key, const char *value, b
 			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src.name,
 				    key, s->src.ops->name, s->src.ops->default_entropy_per_bit);
 		s->src.entropy_per_bit = v;
+		s->credit_explicit = true;
 		return 0;
 	}
 	if (strcmp(key, "priority") == 0) {
@@ -200,21 +201,38 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX])
 {
+	struct rngd_slot *next;
+	int r = 0;
+
+	/*
+	 * The new settings are built on copies of the sources (name, ops and
+	 * the daemon's keys; no queue, no tested bytes) and committed only
+	 * when every -O is valid: a failed reload changes nothing.
+	 */
+	next = calloc(n ? n : 1, sizeof(*next));
+	if (!next)
+		return rngd_fail(err, "out of memory");
 	/* Back to the defaults first, so a key removed from the config goes away. */
 	for (size_t i = 0; i < n; i++) {
-		slots[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
-		slots[i].src.priority = slots[i].src.ops->default_priority;
+		next[i].src = slots[i].src;
+		next[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
+		next[i].src.priority = slots[i].src.ops->default_priority;
+		next[i].credit_explicit = false;
 	}
-	for (size_t i = 0; i < o->n_source_args; i++) {
-		int r;
-
+	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
 		if (o->source_args[i].kind != RNGD_SRC_OPTION)
 			continue;
-		r = apply_option(slots, n, o->source_args[i].text, true, err);
-		if (r < 0)
-			return r;
+		r = apply_option(next, n, o->source_args[i].text, true, err);
 	}
-	return 0;
+	if (r == 0) {
+		for (size_t i = 0; i < n; i++) {
+			slots[i].src.entropy_per_bit = next[i].src.entropy_per_bit;
+			slots[i].src.priority = next[i].src.priority;
+			slots[i].credit_explicit = next[i].credit_explicit;
+		}
+	}
+	free(next);
+	return r;
 }
 
 void rngd_source_set_free(struct rngd_slot *slots, size_t n)
