@@ -237,6 +237,7 @@ static void *reader_main(void *arg)
 /* ---- 2. Gate and credit ----------------------------------------------- */
 
 
+
 static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 {
 	bool got = false;
@@ -381,7 +382,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
 {
 	struct rngd_block b;
-	unsigned int mask;
+	unsigned int mask, credit;
 
 	if (!slot_take(s, &b))
 		return;
@@ -402,8 +403,8 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
-	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit_bits_for(FIPS_BLOCK_BYTES, s->src.entropy_per_bit),
-		    false);
+	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->credit_explicit));
+	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit, false);
 }
 
 /* ---- 3. Sink ---------------------------------------------------------- */
@@ -719,7 +720,8 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 			s->is_open = true;
 			s->reopens = 1;
 			rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
-				 s->src.why[0] ? " " : "", s->src.why, s->src.entropy_per_bit, s->src.priority);
+				 s->src.why[0] ? " " : "", s->src.why,
+				 credit_entropy_per_bit(&s->src, s->credit_explicit), s->src.priority);
 		}
 		usable++;
 	}

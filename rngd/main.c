@@ -114,7 +114,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 		egd_limits_from(&lim, &d->opts);
 		egd_server_set_limits(&d->egd, &lim);
 	}
-	d->log.max_level = log_level(&d->opts);
+	rngd_log_set_level(&d->log, log_level(&d->opts));
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
 }

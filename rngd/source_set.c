@@ -256,7 +256,7 @@ void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n)
 		int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
 		const char *usable = r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
 
-		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s->src.name, usable, s->src.entropy_per_bit,
+		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s->src.name, usable, credit_entropy_per_bit(&s->src, s->credit_explicit),
 			s->src.priority, s->src.ops->summary ? s->src.ops->summary : "",
 			s->src.why[0] ? " [" : "", s->src.why, s->src.why[0] ? "]" : "");
 		if (!s->enabled)
