@@ -148,8 +148,12 @@ static void *reader_main(void *arg)
 		ssize_t n;
 
 		(void)pthread_mutex_lock(&s->lock);
-		while (!s->stop && !s->reopen && (s->count == RNGD_QUEUE_BLOCKS || s->exhausted))
+		while (!s->stop && !s->reopen && (s->count == RNGD_QUEUE_BLOCKS || s->exhausted || s->paused))
 			(void)pthread_cond_wait(&s->cond, &s->lock);
+		if (s->flushed) {
+			s->flushed = false;
+			have = 0;
+		}
 		if (s->stop) {
 			(void)pthread_mutex_unlock(&s->lock);
 			break;
@@ -199,7 +203,12 @@ static void *reader_main(void *arg)
 			(void)pthread_mutex_lock(&s->lock);
 			s->bytes_read += (uint64_t)n;
 			have += (size_t)n;
-			if (have == need) {
+			if (s->flushed) {
+				/* Flushed while this block was being read: it
+				 * belongs to the period that was dropped. */
+				s->flushed = false;
+				have = 0;
+			} else if (have == need) {
 				blk.seed = !seeded;
 				s->ring[(s->head + s->count) % RNGD_QUEUE_BLOCKS] = blk;
 				s->count++;
@@ -208,8 +217,11 @@ static void *reader_main(void *arg)
 				backoff = RNGD_REOPEN_MIN_MS;
 			}
 			(void)pthread_mutex_unlock(&s->lock);
-			if (have == 0)
+			if (have == 0) {
+				/* The queue holds its own copy now. */
+				explicit_bzero(&blk, sizeof(blk));
 				wake_main(l);
+			}
 			continue;
 		}
 		/* End of data or an error: close, and re-open after a pause
@@ -226,11 +238,13 @@ static void *reader_main(void *arg)
 		(void)pthread_mutex_unlock(&s->lock);
 		reader_close(s);
 		have = 0;
+		explicit_bzero(&blk, sizeof(blk));
 		wake_main(l);
 		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS : backoff);
 		if (n < 0)
 			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
 	}
+	explicit_bzero(&blk, sizeof(blk));
 	return NULL;
 }
 
@@ -245,6 +259,7 @@ static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 	(void)pthread_mutex_lock(&s->lock);
 	if (s->count > 0) {
 		*out = s->ring[s->head];
+		explicit_bzero(&s->ring[s->head], sizeof(s->ring[s->head]));
 		s->head = (s->head + 1) % RNGD_QUEUE_BLOCKS;
 		s->count--;
 		got = true;
@@ -254,14 +269,49 @@ static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 	return got;
 }
 
-/* Drop what a failing source queued: read in its bad period, never credited. */
-static void slot_flush(struct rngd_slot *s)
+/* Drop what a failing source queued (and the block it is reading): read
+ * in its bad period, never credited. @pause: read nothing more until
+ * slot_resume(). */
+static void slot_flush_pause(struct rngd_slot *s, bool pause)
 {
 	(void)pthread_mutex_lock(&s->lock);
+	explicit_bzero(s->ring, sizeof(s->ring));
 	s->head = 0;
 	s->count = 0;
+	s->flushed = true;
+	s->paused = pause;
 	(void)pthread_cond_signal(&s->cond);
 	(void)pthread_mutex_unlock(&s->lock);
+}
+
+static void slot_flush(struct rngd_slot *s)
+{
+	slot_flush_pause(s, false);
+}
+
+/*
+ * Quarantine: the reader stops, and what it queued is dropped; rngd.8
+ * promises the source "is not read until its re-test time".
+ */
+static void slot_quarantine_wait(struct rngd_slot *s, uint64_t retest_at_ms)
+{
+	s->retest_at_ms = retest_at_ms;
+	s->retest_waiting = true;
+	slot_flush_pause(s, true);
+}
+
+/* The re-test is due: flush once more and let the reader read fresh data,
+ * so the re-test block is one read after this point. */
+static void resume_due_retests(struct rngd_loop *l, uint64_t now)
+{
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started || !s->retest_waiting || now < s->retest_at_ms)
+			continue;
+		s->retest_waiting = false;
+		slot_flush_pause(s, false);
+	}
 }
 
 /* A new device behind the same source: what was queued came from the old
@@ -273,6 +323,7 @@ void rngd_slot_reset_gate(struct rngd_slot *slot)
 		fips_gate_reset(&slot->gate);
 	slot->fails_in_row = 0;
 	slot->quarantined = false;
+	slot->retest_waiting = false;
 }
 
 static bool slot_has_block(struct rngd_slot *s)
@@ -291,10 +342,11 @@ static struct rngd_slot *pick_slot(struct rngd_loop *l, uint64_t now)
 {
 	struct rngd_slot *best = NULL;
 
+	(void)now;
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
-		if (!s->started || (s->quarantined && now < s->retest_at_ms) || !slot_has_block(s))
+		if (!s->started || s->retest_waiting || !slot_has_block(s))
 			continue;
 		if (!best || s->src.priority > best->src.priority)
 			best = s;
@@ -354,7 +406,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 	if (s->quarantined) {
 		s->retest_backoff_ms = s->retest_backoff_ms * 2 > l->cfg.retest_max_ms ?
 			l->cfg.retest_max_ms : s->retest_backoff_ms * 2;
-		s->retest_at_ms = now + s->retest_backoff_ms;
+		slot_quarantine_wait(s, now + s->retest_backoff_ms);
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_WARNING, s->src.name,
 				 "re-test block failed (%s); still quarantined, next re-test in %.1f s", tests,
 				 s->retest_backoff_ms / 1000.0);
@@ -362,8 +414,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 		s->quarantined = true;
 		s->stats.quarantines++;
 		s->retest_backoff_ms = l->cfg.retest_min_ms;
-		s->retest_at_ms = now + s->retest_backoff_ms;
-		slot_flush(s);
+		slot_quarantine_wait(s, now + s->retest_backoff_ms);
 		rngd_log(l->log, LOG_WARNING, s->src.name,
 			 "quarantined after %u failed blocks in a row (last: %s); re-test in %.1f s",
 			 s->fails_in_row, tests, s->retest_backoff_ms / 1000.0);
@@ -379,20 +430,17 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 	}
 }
 
-static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
+static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b, uint64_t now)
 {
-	struct rngd_block b;
 	unsigned int mask, credit;
 
-	if (!slot_take(s, &b))
-		return;
-	if (b.seed) {
-		fips_gate_seed(&s->gate, b.data);
+	if (b->seed) {
+		fips_gate_seed(&s->gate, b->data);
 		return;
 	}
-	mask = fips_gate_check(&s->gate, b.data);
+	mask = fips_gate_check(&s->gate, b->data);
 	if (mask) {
-		block_failed(l, s, &b, mask, now);
+		block_failed(l, s, b, mask, now);
 		return;
 	}
 	s->stats.blocks_passed++;
@@ -404,7 +452,19 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 		return;
 	}
 	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->credit_explicit));
-	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit, false);
+	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);
+}
+
+/* Tested bytes never outlive their use: the stack copy is wiped here, the
+ * queue entry in slot_take(), the pending block once written. */
+static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
+{
+	struct rngd_block b;
+
+	if (!slot_take(s, &b))
+		return;
+	gate_block(l, s, &b, now);
+	explicit_bzero(&b, sizeof(b));
 }
 
 /* ---- 3. Sink ---------------------------------------------------------- */
@@ -874,6 +934,7 @@ int rngd_loop_run(struct rngd_loop *l)
 			break;
 		now = rngd_now_ms();
 		next = run_periodic(l, &p, now);
+		resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);
 		if (demand > 0) {
@@ -900,7 +961,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		}
 		/* Nothing to do now: wait for a signal, a block, or a deadline. */
 		for (size_t i = 0; i < l->n_slots; i++)
-			if (l->slots[i].started && l->slots[i].quarantined)
+			if (l->slots[i].started && l->slots[i].retest_waiting)
 				next = min_u64(next, l->slots[i].retest_at_ms);
 		if (next == UINT64_MAX || next == RNG_SINK_NEVER)
 			timeout = -1;
@@ -950,6 +1011,9 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		s->is_open = false;
 		if (s->stuck)
 			continue;
+		/* Tested bytes still queued: nobody will read them now. */
+		explicit_bzero(s->ring, sizeof(s->ring));
+		s->count = 0;
 		if (s->gate_ready)
 			fips_gate_destroy(&s->gate);
 		s->gate_ready = false;

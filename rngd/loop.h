@@ -69,6 +69,8 @@ struct rngd_slot {
 	struct rngd_block ring[RNGD_QUEUE_BLOCKS];
 	unsigned int head, count;
 	bool stop, reopen, is_open, exhausted;
+	bool paused;                   /* quarantined: read nothing until the re-test */
+	bool flushed;                  /* the queue was dropped: so is a partial block */
 	uint64_t bytes_read, reopens, read_errors;
 	struct rngd_ratelimit reader_rl;
 
@@ -77,6 +79,7 @@ struct rngd_slot {
 	bool gate_ready;
 	unsigned int fails_in_row;
 	bool quarantined;
+	bool retest_waiting;           /* quarantined, reader paused until retest_at_ms */
 	uint64_t retest_at_ms;
 	unsigned int retest_backoff_ms;
 	struct rngd_source_stats stats;

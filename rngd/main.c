@@ -30,6 +30,7 @@
 #include "rngd/notify.h"
 #include "rngd/options.h"
 #include "rngd/privs.h"
+#include "rngd/secret_mem.h"
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
 #include "rngd/source_set.h"
@@ -334,6 +335,10 @@ int main(int argc, char *argv[])
 
 	rngd_loop_signal_set(&handled);
 	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
+	/* Before any source is read: tested bytes never reach a core file. */
+	code = secret_mem_no_core_dumps();
+	if (code < 0)
+		fprintf(stderr, "rngd: warning: cannot make the process non-dumpable: %s\n", strerror(-code));
 	d.argc = argc;
 	d.argv = argv;
 	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {

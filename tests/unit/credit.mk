@@ -12,3 +12,12 @@ tests_unit_test_daemon_log_tsan_LDFLAGS = $(CREDIT_TSAN_FLAGS)
 tests_unit_test_daemon_log_tsan_LDADD = $(CMOCKA_LIBS) -lpthread
 endif
 endif
+
+# Tested bytes stay out of core dumps (issue 12.11).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_secret_mem
+TESTS += tests/unit/test_secret_mem
+tests_unit_test_secret_mem_SOURCES = tests/unit/test_secret_mem.c rngd/secret_mem.c rngd/secret_mem.h
+tests_unit_test_secret_mem_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_secret_mem_LDADD = $(CMOCKA_LIBS)
+endif

@@ -321,6 +321,32 @@ static void test_drop_quarantines(void **state)
 	free(r.slot);
 }
 
+static bool all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Issue 12.11: tested bytes do not outlive the loop: the reader's queue
+ * and the pending block are wiped once the loop is done with them. */
+static void test_queue_wiped(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = FIPS_BLOCK_BYTES;
+	r.sink.stop_after_bytes = 3 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_true(r.sink.bytes >= 3 * FIPS_BLOCK_BYTES);
+	assert_true(all_zero(r.slot->ring, sizeof(r.slot->ring)));
+	free(r.slot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_credit_split_over_steps),
 		cmocka_unit_test(test_mix_gives_zero_credit),
 		cmocka_unit_test(test_drop_quarantines),
+		cmocka_unit_test(test_queue_wiped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
