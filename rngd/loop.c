@@ -37,6 +37,9 @@
 #define HWRNG_CHECK_MS 5000u
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u
+/* While the kernel pool fills: zero-credit blocks cannot make it ready,
+ * so at most one of them a second, and never ahead of a credited one. */
+#define ZERO_CREDIT_PACE_MS 1000u
 
 static const char *const slot_state_names[] = {
 	[RNGD_SLOT_ACTIVE] = "active",
@@ -77,6 +80,18 @@ static void wake_main(struct rngd_loop *l)
 
 	/* A full counter already means "wake up"; nothing to do on EAGAIN. */
 	(void)!write(l->event_fd, &one, sizeof(one));
+}
+
+/* True while the host's kernel pool is filling (credit counts): then
+ * credited blocks go first and only to the host (rngd.8). */
+static bool host_filling(const struct rngd_loop *l)
+{
+	struct rng_sink_counters c;
+
+	if (!l->host_sink || !l->host_sink->ops->counters)
+		return false;
+	l->host_sink->ops->counters(l->host_sink, &c);
+	return c.pool_phases && c.filling;
 }
 
 /* ---- 1. Reader threads ------------------------------------------------ */
@@ -341,15 +356,23 @@ static bool slot_has_block(struct rngd_slot *s)
 static struct rngd_slot *pick_slot(struct rngd_loop *l, uint64_t now)
 {
 	struct rngd_slot *best = NULL;
+	bool filling = host_filling(l), best_credited = false;
 
-	(void)now;
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
+		bool credited;
 
 		if (!s->started || s->retest_waiting || !slot_has_block(s))
 			continue;
-		if (!best || s->src.priority > best->src.priority)
+		credited = !l->cfg.test_mode && credit_entropy_per_bit(&s->src, s->credit_explicit) > 0;
+		if (filling && !credited && now < l->zero_credit_not_before_ms)
+			continue;
+		/* Filling: a credited source beats any zero-credit one. */
+		if (!best || (filling && credited && !best_credited) ||
+		    ((!filling || credited == best_credited) && s->src.priority > best->src.priority)) {
 			best = s;
+			best_credited = credited;
+		}
 	}
 	return best;
 }
@@ -425,9 +448,12 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
 				 "block failed (%s), %u in a row; not credited", tests, s->fails_in_row);
 	}
-	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode) {
+	/* While the pool fills, mixing waits its turn like any zero-credit
+	 * block: a failed block that comes too soon is dropped, not queued
+	 * ahead of credited ones. */
+	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode &&
+	    !(host_filling(l) && now < l->zero_credit_not_before_ms))
 		set_pending(l, s, b->data, 0, true);
-	}
 }
 
 static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b, uint64_t now)
@@ -471,11 +497,32 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 
 static void update_status(struct rngd_loop *l);
 
+/*
+ * The host sink's running count of credit its consumer took. A sink
+ * without counters (a test's) counts what it is handed: @handed is then
+ * the count's rise for the write about to be accounted. With -o none
+ * (EGD only), nothing is credited to any pool.
+ */
+static uint64_t host_bits_counted(struct rngd_loop *l, unsigned int handed)
+{
+	struct rng_sink_counters c;
+
+	if (!l->host_sink || !l->host_sink->ops->counters) {
+		if (l->host_sink && l->sink == l->host_sink)
+			l->host_fallback_count += handed;
+		return l->host_fallback_count;
+	}
+	l->host_sink->ops->counters(l->host_sink, &c);
+	return c.bits_counted;
+}
+
 static int write_pending(struct rngd_loop *l, size_t demand)
 {
 	size_t left = l->pending_len - l->pending_off;
 	size_t part = left;
-	unsigned int credit;
+	unsigned int credit, counted;
+	uint64_t counted_before;
+	bool filling;
 	int r;
 
 	if (part > l->cfg.random_step)
@@ -483,16 +530,22 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 	if (part > demand)
 		part = demand;
 	credit = credit_split(l->pending_credit, left, part);
+	filling = host_filling(l);
+	counted_before = host_bits_counted(l, 0);
 	r = l->sink->ops->write(l->sink, l->pending + l->pending_off, part, credit);
 	if (r < 0) {
 		l->sink_stats.write_errors++;
 		return r;
 	}
+	/* What the host's sink really counted, not what was claimed. */
+	counted = (unsigned int)(host_bits_counted(l, credit) - counted_before);
 	l->sink_stats.writes++;
 	l->sink_stats.bytes_written += part;
-	l->sink_stats.bits_credited += credit;
+	l->sink_stats.bits_credited += counted;
+	if (filling && l->pending_credit == 0)
+		l->zero_credit_not_before_ms = rngd_now_ms() + ZERO_CREDIT_PACE_MS;
 	if (l->pending_slot) {
-		l->pending_slot->stats.bits_credited += credit;
+		l->pending_slot->stats.bits_credited += counted;
 		if (l->pending_failed)
 			l->pending_slot->stats.bytes_mixed += part;
 		else
@@ -515,6 +568,23 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 }
 
 /* ---- 5. Periodic jobs ------------------------------------------------- */
+
+/* The host sink's phase counters and the EGD server's, into sink_stats. */
+static void refresh_sink_stats(struct rngd_loop *l)
+{
+	struct rngd_sink_stats *st = &l->sink_stats;
+	struct rng_sink_counters c = { 0 };
+
+	if (l->host_sink && l->host_sink->ops->counters)
+		l->host_sink->ops->counters(l->host_sink, &c);
+	st->pool_phases = c.pool_phases;
+	st->filling = c.filling;
+	st->bytes_filling = c.bytes_filling;
+	st->bytes_after_ready = c.bytes_after_ready;
+	st->reseeds = c.reseeds;
+	st->egd = l->egd_bytes_served != NULL;
+	st->egd_bytes_served = st->egd ? l->egd_bytes_served(l->log_stats_ctx) : 0;
+}
 
 static void sync_reader_counters(struct rngd_slot *s)
 {
@@ -539,10 +609,9 @@ void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "%s: %s, %s", why,
 			 rngd_slot_state_name(rngd_slot_state(s)), line);
 	}
-	rngd_log(l->log, LOG_NOTICE, "rngd",
-		 "%s: sink %s: bytes written %" PRIu64 ", bits credited %" PRIu64 ", write errors %" PRIu64,
-		 why, l->sink->ops->name, l->sink_stats.bytes_written, l->sink_stats.bits_credited,
-		 l->sink_stats.write_errors);
+	refresh_sink_stats(l);
+	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
+	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->ops->name, line);
 	if (l->log_stats_extra)
 		l->log_stats_extra(l->log_stats_ctx, why);
 }
@@ -562,6 +631,7 @@ static void write_stats_file(struct rngd_loop *l, uint64_t now)
 		e[n++] = (struct rngd_stats_entry){ s->src.name, &s->stats,
 						    rngd_slot_state_name(rngd_slot_state(s)) };
 	}
+	refresh_sink_stats(l);
 	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->ops->name);
 	if (r < 0)
 		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s: %s",
@@ -589,6 +659,8 @@ static void print_rates(struct rngd_loop *l, uint64_t now)
 
 static void update_status(struct rngd_loop *l)
 {
+	const struct rngd_sink_stats *ss;
+	char egd[80] = "";
 	char names[256] = "";
 	size_t off = 0;
 
@@ -606,7 +678,19 @@ static void update_status(struct rngd_loop *l)
 				     rngd_slot_state_name(st));
 		off += n > 0 ? (size_t)n : 0;
 	}
-	notify_status("sources: %s; %" PRIu64 " bits credited", off ? names : "none", l->sink_stats.bits_credited);
+	refresh_sink_stats(l);
+	ss = &l->sink_stats;
+	if (ss->egd)
+		(void)snprintf(egd, sizeof(egd), "; %" PRIu64 " bytes served to EGD clients", ss->egd_bytes_served);
+	if (!ss->pool_phases)
+		notify_status("sources: %s; %" PRIu64 " bits credited%s", off ? names : "none", ss->bits_credited, egd);
+	else if (ss->filling)
+		notify_status("sources: %s; pool filling: %" PRIu64 " bits credited%s", off ? names : "none",
+			      ss->bits_credited, egd);
+	else
+		notify_status("sources: %s; pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
+			      " bytes mixed since, %" PRIu64 " reseeds%s", off ? names : "none", ss->bits_credited,
+			      ss->bytes_after_ready, ss->reseeds, egd);
 }
 
 struct periodic {
@@ -705,6 +789,7 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	memset(l, 0, sizeof(*l));
 	l->log = log;
 	l->sink = sink;
+	l->host_sink = sink;
 	l->slots = slots;
 	l->n_slots = n_slots;
 	l->cfg = *cfg;
@@ -963,6 +1048,9 @@ int rngd_loop_run(struct rngd_loop *l)
 		for (size_t i = 0; i < l->n_slots; i++)
 			if (l->slots[i].started && l->slots[i].retest_waiting)
 				next = min_u64(next, l->slots[i].retest_at_ms);
+		/* Zero-credit blocks held back while the pool fills. */
+		if (demand > 0 && l->zero_credit_not_before_ms > now && host_filling(l))
+			next = min_u64(next, l->zero_credit_not_before_ms);
 		if (next == UINT64_MAX || next == RNG_SINK_NEVER)
 			timeout = -1;
 		else if (next <= now)

@@ -196,6 +196,13 @@ static void take_hwrng_quality(struct rngd *d)
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
 }
 
+static uint64_t egd_served(void *ctx)
+{
+	struct rngd *d = ctx;
+
+	return egd_server_bytes_served(&d->egd);
+}
+
 static void log_egd_stats(void *ctx, const char *why)
 {
 	struct rngd *d = ctx;
@@ -304,6 +311,9 @@ static int run(struct rngd *d)
 		egd_reserve_set_want_wake(&d->egd_reserve, d->loop.event_fd);
 		d->loop.log_stats_extra = log_egd_stats;
 		d->loop.log_stats_ctx = d;
+		d->loop.egd_bytes_served = egd_served;
+		/* What the host's pool took is counted by the sink inside. */
+		d->loop.host_sink = d->sink_open ? &d->sink : NULL;
 	}
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");

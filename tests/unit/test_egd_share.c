@@ -49,7 +49,7 @@ static void fake_close(struct rng_sink *s)
 	(void)s;
 }
 
-static const struct rng_sink_ops fake_ops = { "kernel", fake_demand, fake_write, fake_close };
+static const struct rng_sink_ops fake_ops = { "kernel", fake_demand, fake_write, fake_close, NULL };
 
 static void test_host_first(void **state)
 {
