@@ -15,6 +15,8 @@ double credit_entropy_per_bit(const struct rng_source *src, bool user_set)
 		v = ops->default_credit(src);
 	if (ops->credit_fixed && v > ops->default_entropy_per_bit)
 		v = ops->default_entropy_per_bit;
+	if (ops->may_credit && !ops->may_credit(src))
+		v = 0.0;
 	return v;
 }
 

@@ -189,6 +189,13 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 			break;
 		}
 	}
+	/* A regular file's read offset outlives the run (rngd.8, --state-dir):
+	 * without it, a restart would credit the same bytes again. */
+	for (size_t k = 0; k < n && r == 0; k++)
+		if (slots[k].src.ops == &rng_source_file_ops &&
+		    slots[k].src.ops->set_option(&slots[k].src, "state_dir",
+						 o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
+			r = rngd_fail(err, "--state-dir %s: too long", o->state_dir);
 	if (r < 0) {
 		rngd_source_set_free(slots, n);
 		return r;

@@ -61,6 +61,13 @@ struct rng_source_ops {
 	 * daemon alone decides credit (and caps a credit_fixed source).
 	 */
 	double (*default_credit)(const struct rng_source *src);
+	/*
+	 * Optional fact, read by the main thread: false when the bytes now
+	 * being read must earn no credit whatever the setting (a regular
+	 * file whose read offset cannot be kept across restarts: its bytes
+	 * would be credited again by the next run). NULL: true.
+	 */
+	bool (*may_credit)(const struct rng_source *src);
 };
 
 /*
