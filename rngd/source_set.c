@@ -189,10 +189,16 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 			break;
 		}
 	}
-	/* A regular file's read offset outlives the run (rngd.8, --state-dir):
-	 * without it, a restart would credit the same bytes again. */
+	/*
+	 * A credited regular file's read offset outlives the run (rngd.8,
+	 * --state-dir): without it, a restart would credit the same bytes
+	 * again. A file credited nothing at start is read from its start by
+	 * each run (gating a file twice is fine) and, keeping no offset, can
+	 * earn no credit until a restart (a SIGHUP cannot raise it).
+	 */
 	for (size_t k = 0; k < n && r == 0; k++)
 		if (slots[k].src.ops == &rng_source_file_ops &&
+		    credit_entropy_per_bit(&slots[k].src, slots[k].credit_explicit) > 0 &&
 		    slots[k].src.ops->set_option(&slots[k].src, "state_dir",
 						 o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
 			r = rngd_fail(err, "--state-dir %s: too long", o->state_dir);
