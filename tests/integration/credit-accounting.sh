@@ -79,8 +79,8 @@ cp "$T/log" "$T/run2.log"
 # The stats file at exit says what the summary says.
 summary=$(grep -E "notice: rngd: summary: sink kernel" "$T/run1.log")
 read -r c b a r < <(sed -E 's/.*bits credited ([0-9]+) while the pool was filling \(([0-9]+) bytes\), bytes mixed after it was ready ([0-9]+), reseeds ([0-9]+).*/\1 \2 \3 \4/' <<<"$summary")
-[ "$(cat "$T/metrics.run1" | awk '{print $2}' | paste -sd' ')" = "$c $b $a $r" ] ||
-	fail "stats file ($(paste -sd' ' "$T/metrics.run1")) differs from the summary ($c $b $a $r)"
+got=$(awk '{printf "%s%s", NR > 1 ? " " : "", $2}' "$T/metrics.run1")
+[ "$got" = "$c $b $a $r" ] || fail "stats file ($got) differs from the summary ($c $b $a $r)"
 
 python3 "$top_srcdir/tests/integration/credit-accounting.py" "$T/kernel.log" \
 	'{"file": 0.004, "file.2": 1, "file.3": 0, "file.4": 0.5}' \
