@@ -158,12 +158,12 @@ static void *reader_main(void *arg)
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	(void)pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, NULL);
 	for (;;) {
-		bool reopen, is_open, exhausted;
+		bool reopen, is_open, exhausted, full;
 		size_t need;
 		ssize_t n;
 
 		(void)pthread_mutex_lock(&s->lock);
-		while (!s->stop && !s->reopen && (s->count == RNGD_QUEUE_BLOCKS || s->exhausted || s->paused))
+		while (!s->stop && !s->reopen && (s->count >= RNGD_QUEUE_BLOCKS || s->exhausted || s->paused))
 			(void)pthread_cond_wait(&s->cond, &s->lock);
 		if (s->flushed) {
 			s->flushed = false;
@@ -212,6 +212,16 @@ static void *reader_main(void *arg)
 			wake_main(l);
 		}
 
+		/*
+		 * Woken to re-open (SIGHUP) with the queue full or the source
+		 * paused: re-opened, but nothing is read until there is room
+		 * (reading on would overrun the queue, and read ahead of demand).
+		 */
+		(void)pthread_mutex_lock(&s->lock);
+		full = s->count >= RNGD_QUEUE_BLOCKS || s->paused;
+		(void)pthread_mutex_unlock(&s->lock);
+		if (full)
+			continue;
 		need = seeded ? FIPS_BLOCK_BYTES : FIPS_SEED_BYTES;
 		n = reader_read(s, blk.data + have, need - have);
 		if (n > 0) {

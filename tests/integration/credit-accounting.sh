@@ -60,6 +60,12 @@ wait_log "notice: rngd: stats: sink kernel"
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "run 1: rngd exited $RC"
 cp "$T/log" "$T/run1.log"
+# The good source is read no further ahead of demand than its queue (four
+# blocks) and the block in hand, SIGHUPs (re-opens) included.
+read_good=$(summary_field file "bytes read")
+taken_good=$(summary_field file "blocks passed")
+[ "$read_good" -le $(( 4 + BLOCK * (taken_good + 5) )) ] ||
+	fail "the good source was read far ahead: $read_good bytes for $taken_good blocks taken"
 grep -q "rngd_sink_bits_credited_total" "$T/metrics" || fail "no stats file"
 metric() { awk -v m="$1" '$1 ~ "^"m"[{]" || $1 == m {print $2}' "$T/metrics"; }
 for m in rngd_sink_bits_credited_total rngd_sink_bytes_filling_total rngd_sink_bytes_after_ready_total rngd_sink_reseeds_total; do
@@ -79,9 +85,10 @@ cp "$T/log" "$T/run2.log"
 # The stats file at exit says what the summary says.
 summary=$(grep -E "notice: rngd: summary: sink kernel" "$T/run1.log")
 read -r c b a r < <(sed -E 's/.*bits credited ([0-9]+) while the pool was filling \(([0-9]+) bytes\), bytes mixed after it was ready ([0-9]+), reseeds ([0-9]+).*/\1 \2 \3 \4/' <<<"$summary")
-got=$(awk '{printf "%s%s", NR > 1 ? " " : "", $2}' "$T/metrics.run1")
+got=$(awk '{printf "%s%s", (NR > 1 ? " " : ""), $2}' "$T/metrics.run1")
 [ "$got" = "$c $b $a $r" ] || fail "stats file ($got) differs from the summary ($c $b $a $r)"
 
+grep -hE "notice: file[.0-9]*: summary" "$T/run1.log" "$T/run2.log" | cut -c1-160
 python3 "$top_srcdir/tests/integration/credit-accounting.py" "$T/kernel.log" \
 	'{"file": 0.004, "file.2": 1, "file.3": 0, "file.4": 0.5}' \
 	"{\"good\": \"$T/good\", \"biased\": \"$T/biased\", \"repeat\": \"$T/repeat\", \"stuck\": \"$T/stuck\"}" \
