@@ -30,6 +30,7 @@
 #include "rngd/notify.h"
 #include "rngd/options.h"
 #include "rngd/privs.h"
+#include "rngd/secret_mem.h"
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
 #include "rngd/source_set.h"
@@ -114,7 +115,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 		egd_limits_from(&lim, &d->opts);
 		egd_server_set_limits(&d->egd, &lim);
 	}
-	d->log.max_level = log_level(&d->opts);
+	rngd_log_set_level(&d->log, log_level(&d->opts));
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
 }
@@ -193,6 +194,13 @@ static void take_hwrng_quality(struct rngd *d)
 	d->loop.hwrng_slot = hw;
 	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
+}
+
+static uint64_t egd_served(void *ctx)
+{
+	struct rngd *d = ctx;
+
+	return egd_server_bytes_served(&d->egd);
 }
 
 static void log_egd_stats(void *ctx, const char *why)
@@ -308,6 +316,9 @@ static int run(struct rngd *d)
 		egd_reserve_set_want_wake(&d->egd_reserve, d->loop.event_fd);
 		d->loop.log_stats_extra = log_egd_stats;
 		d->loop.log_stats_ctx = d;
+		d->loop.egd_bytes_served = egd_served;
+		/* What the host's pool took is counted by the sink inside. */
+		d->loop.host_sink = d->sink_open ? &d->sink : NULL;
 	}
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
@@ -339,6 +350,10 @@ int main(int argc, char *argv[])
 
 	rngd_loop_signal_set(&handled);
 	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
+	/* Before any source is read: tested bytes never reach a core file. */
+	code = secret_mem_no_core_dumps();
+	if (code < 0)
+		fprintf(stderr, "rngd: warning: cannot make the process non-dumpable: %s\n", strerror(-code));
 	d.argc = argc;
 	d.argv = argv;
 	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {
