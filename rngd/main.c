@@ -520,9 +520,10 @@ int main(int argc, char *argv[])
 	d.argc = argc;
 	d.argv = argv;
 	rngd_startup_watch_init(&d.watch, stop_during_startup, &d);
+	/* Named first: a signal already pending is read as the watch starts. */
+	phase(&d, "reading the configuration");
 	/* Without it a SIGTERM still waits for the loop, as before. */
 	(void)rngd_startup_watch_start(&d.watch);
-	phase(&d, "reading the configuration");
 	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {
 		print_error_line(err);
 		rngd_startup_watch_destroy(&d.watch);
