@@ -6,3 +6,13 @@ STARTUP_INTEGRATION_TESTS = \
 	tests/integration/daemon-startup-signals.sh
 TESTS += $(STARTUP_INTEGRATION_TESTS)
 EXTRA_DIST += $(STARTUP_INTEGRATION_TESTS) tests/integration/silent-server.py
+
+# The same files at the unit level (cmocka): config loader, pid file, -D.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_startup_files
+TESTS += tests/unit/test_startup_files
+tests_unit_test_startup_files_SOURCES = tests/unit/test_startup_files.c \
+	rngd/options.c rngd/config.c rngd/options.h rngd/privs.c rngd/privs.h rngd/file_kind.h
+tests_unit_test_startup_files_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(CAP_CFLAGS)
+tests_unit_test_startup_files_LDADD = $(CMOCKA_LIBS) $(CAP_LIBS) -lm
+endif
