@@ -208,8 +208,10 @@ static int open_sink(struct rngd *d)
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
 		struct rng_sink_kernel_config kc;
 
-		/* Its ioctls would fail at the first write, maybe a minute on. */
-		if (!file_kind_is_random_device(&st)) {
+		/* Its ioctls would fail at the first write, maybe a minute on.
+		 * /dev/null stays allowed: tests use it as a kernel sink that
+		 * must never be written to. */
+		if (!file_kind_is_random_device(&st) && !file_kind_is_dev_null(&st)) {
 			rngd_log(&d->log, LOG_ERR, "rngd",
 				 "sink %s: a character device but not the kernel's random device (1:8 or 1:9)", path);
 			return -ENOTTY;
