@@ -17,7 +17,7 @@ command -v python3 > /dev/null || fail "python3 is missing (tools/install-deps i
 # Builtins only while timing (EPOCHREALTIME, read -t on a FIFO held open
 # read-write): a fork per poll would add its own delay on a loaded machine.
 mkfifo "$T/tick"
-exec {tick}<> "$T/tick"
+exec 7<> "$T/tick"   # fd 7: the ticking FIFO
 
 "$HELPER" gen random 8 "$T/in" || fail gen
 : > "$T/conf"
@@ -48,7 +48,7 @@ stop_in() {
 	kill -"$sig" "$RNGD_PID"
 	# Bounded: an rngd that ignores the signal fails here, not hangs.
 	while kill -0 "$RNGD_PID" 2>/dev/null && [ $(( ${EPOCHREALTIME/[.,]/} - t0 )) -lt 3000000 ]; do
-		read -r -t 0.005 -u "$tick" _
+		read -r -t 0.005 -u 7 _
 	done
 	took=$(( (${EPOCHREALTIME/[.,]/} - t0) / 1000 ))
 	kill -0 "$RNGD_PID" 2>/dev/null && fail "$phase: rngd still runs 3 s after SIG$sig"
