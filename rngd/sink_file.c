@@ -36,6 +36,7 @@ struct file_sink {
 	uint8_t *backlog;
 	size_t backlog_len, backlog_cap;
 	int write_error;               /* -errno met while writing the backlog */
+	uint64_t bits_written;   /* credit the bytes taken here earned */
 };
 
 static bool writable_now(int fd)
@@ -111,7 +112,6 @@ static int file_sink_write(struct rng_sink *s, const uint8_t *buf, size_t len, u
 	struct file_sink *fs = s->priv;
 	ssize_t n;
 
-	(void)credit_bits;
 	if (fs->write_error)
 		return fs->write_error;
 	if (fs->backlog_len == 0) {
@@ -121,6 +121,8 @@ static int file_sink_write(struct rng_sink *s, const uint8_t *buf, size_t len, u
 		buf += n;
 		len -= (size_t)n;
 	}
+	/* Taken: written now or kept in the backlog below. */
+	fs->bits_written += credit_bits;
 	if (len == 0)
 		return 0;
 	/* demand() saw room, but the rest of the part waits for the reader:
@@ -142,6 +144,16 @@ static int file_sink_write(struct rng_sink *s, const uint8_t *buf, size_t len, u
 	memcpy(fs->backlog + fs->backlog_len, buf, len);
 	fs->backlog_len += len;
 	return 0;
+}
+
+/* A file credits nothing itself: it counts the credit its bytes earned,
+ * which a reader of the file may give them. */
+static void file_sink_counters(const struct rng_sink *s, struct rng_sink_counters *out)
+{
+	const struct file_sink *fs = s->priv;
+
+	memset(out, 0, sizeof(*out));
+	out->bits_counted = fs->bits_written;
 }
 
 static void file_sink_close(struct rng_sink *s)
@@ -170,6 +182,7 @@ static const struct rng_sink_ops file_sink_ops = {
 	.write = file_sink_write,
 	.close = file_sink_close,
 	.wait_fd = file_sink_wait_fd,
+	.counters = file_sink_counters,
 };
 
 int rng_sink_file_open(struct rng_sink *s, const char *path)

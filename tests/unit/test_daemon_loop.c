@@ -460,6 +460,89 @@ static void test_stalled_fifo_sink_sleeps(void **state)
 	free(r.slot);
 }
 
+static bool all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Issue 12.11: tested bytes do not outlive the loop: the reader's queue
+ * and the pending block are wiped once the loop is done with them. */
+static void test_queue_wiped(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = FIPS_BLOCK_BYTES;
+	r.sink.stop_after_bytes = 3 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_true(r.sink.bytes >= 3 * FIPS_BLOCK_BYTES);
+	assert_true(all_zero(r.slot->ring, sizeof(r.slot->ring)));
+	free(r.slot);
+}
+
+/* A sink that says the kernel pool is still filling (credit counts). */
+static void filling_counters(const struct rng_sink *s, struct rng_sink_counters *out)
+{
+	const struct fake_sink *f = s->priv;
+
+	memset(out, 0, sizeof(*out));
+	out->pool_phases = true;
+	out->filling = true;
+	out->bits_counted = f->credit;
+}
+
+static const struct rng_sink_ops filling_sink_ops = {
+	.name = "filling", .demand = sink_demand, .write = sink_write, .close = sink_close,
+	.counters = filling_counters,
+};
+
+/*
+ * Issue 12.6: until the pool is ready, credited blocks go first, whatever
+ * the priorities, and zero-credit ones (a source credited 0, like
+ * sysstat) are paced to one a second instead of holding the sink.
+ */
+static void test_credited_first_while_filling(void **state)
+{
+	struct fake_source zero = { .state = 1 }, credited = { .state = 2 };
+	struct fake_sink fs = { .demand = 1 << 20, .stop_after_bytes = 12 * FIPS_BLOCK_BYTES };
+	struct rng_sink sink = { &filling_sink_ops, &fs };
+	struct rngd_loop_config cfg;
+	struct rngd_slot *slots = calloc(2, sizeof(*slots));
+	struct rngd_log log;
+	struct rngd_loop loop;
+
+	(void)state;
+	assert_non_null(slots);
+	default_cfg(&cfg);
+	rng_source_init(&slots[0].src, &fake_ops);
+	slots[0].src.priv = &zero;
+	slots[0].src.entropy_per_bit = 0.0;
+	slots[0].src.priority = 100;
+	slots[0].credit_explicit = true;
+	rng_source_init(&slots[1].src, &fake_ops);
+	slots[1].src.priv = &credited;
+	slots[1].src.priority = -100;
+	for (int i = 0; i < 2; i++)
+		slots[i].enabled = true;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slots, 2, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(&loop), 2);
+	assert_int_equal(rngd_loop_run(&loop), 0);
+	/* Twelve blocks in well under a second: at most one of them zero-credit. */
+	assert_true(fs.zero_credit_bytes <= FIPS_BLOCK_BYTES);
+	assert_true(slots[1].stats.bytes_to_sink >= 11 * FIPS_BLOCK_BYTES);
+	assert_int_equal(slots[1].stats.bits_credited, fs.credit);
+	rngd_loop_destroy(&loop);
+	rngd_log_close(&log);
+	free(slots);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +554,8 @@ int main(void)
 		cmocka_unit_test(test_drop_quarantines),
 		cmocka_unit_test(test_open_failure_backs_off),
 		cmocka_unit_test(test_stalled_fifo_sink_sleeps),
+		cmocka_unit_test(test_queue_wiped),
+		cmocka_unit_test(test_credited_first_while_filling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
