@@ -59,11 +59,13 @@ bool egd_condenser_hashes(const struct egd_condenser *c)
 	return c->md != NULL;
 }
 
+#ifdef HAVE_LIBGCRYPT
 /* Credit of the first @n of @len bytes worth @credit bits, rounded down. */
 static unsigned int credit_of(unsigned int credit, size_t len, size_t n)
 {
 	return (unsigned int)((uint64_t)credit * n / len);
 }
+#endif
 
 size_t egd_condense(struct egd_condenser *c, const uint8_t *buf, size_t len, unsigned int credit_bits,
 		    void (*emit)(void *ctx, const uint8_t *out, size_t n), void *ctx)
