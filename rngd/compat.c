@@ -431,11 +431,11 @@ static const struct {
 	{ "hwrng", "hwrng", NULL },
 	{ "tpm", "tpm", "tpm2 for TPM 2.0, or hwrng where the tpm-rng driver serves /dev/hwrng" },
 	{ "rdrand", "rdrand", NULL },
-	{ "darn", NULL, "hwrng where the kernel serves the platform's RNG (ppc64 DARN is not built in)" },
-	{ "rndr", NULL, "hwrng where the kernel serves the platform's RNG (arm64 RNDR is not built in)" },
+	{ "darn", "darn", "hwrng where the kernel serves the platform's RNG (darn is built on POWER only)" },
+	{ "rndr", "rndr", "hwrng where the kernel serves the platform's RNG (rndr is built on arm64 only)" },
 	{ "nist", NULL, "nothing: a public beacon is known to everyone and is no secret entropy" },
 	{ "jitter", NULL, "the kernel's own jitter entropy, which seeds the pool without rngd" },
-	{ "pkcs11", NULL, "hwrng where the token's driver serves /dev/hwrng" },
+	{ "pkcs11", "pkcs11", "hwrng where the token's driver serves /dev/hwrng (pkcs11 needs libp11 at build)" },
 	{ "rtlsdr", NULL, "-r on a FIFO fed by an SDR entropy tool (file source, no credit unless -O)" },
 	{ "qrypt", NULL, "nothing: a remote service's bytes are not secret from its operator" },
 	{ "namedpipe", "file", NULL },
@@ -581,6 +581,11 @@ static int resolve_option(struct rngd_options *o, struct resolution *res, const 
 	if (k >= 0 && !in_build(name))
 		return note(o, LOG_INFO, "-O %s: this rngd has no %s source; key %s ignored", text, peer_sources[k].name,
 			    key);
+	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "chunk_size") == 0)
+		return add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%s", c2 + 1);
+	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "engine_path") == 0)
+		return note(o, LOG_WARNING, "-O %s: not taken; rngd's pkcs11 source loads a PKCS#11 module "
+			    "(-O pkcs11:module:PATH), not an OpenSSL engine", text);
 	if (k >= 0 && strcmp(key, "use_aes") == 0)
 		return note(o, LOG_INFO, "-O %s: noted; rngd never stretches a source through AES, the gate "
 			    "sees and credits only its raw output", text);

@@ -1,10 +1,19 @@
 # sources/issue4.mk: the TPM 1.2, TPM 2.0, PadLock, RDRAND/RDSEED and sysstat
 # sources (issue 4). Included right after sources/local.mk.
 sources_libsources_a_SOURCES += \
+	sources/sysstat_parse.h sources/sysstat_parse.c
+# x86 only (issue 17): elsewhere the unit tests still build them with fakes.
+if RNGD_CPU_X86
+sources_libsources_a_SOURCES += \
 	sources/cpuid.h sources/cpuid.c \
 	sources/rdrand.h sources/rdrand.c \
-	sources/padlock.h sources/padlock.c \
-	sources/sysstat_parse.h sources/sysstat_parse.c
+	sources/padlock.h sources/padlock.c
+else
+EXTRA_DIST += \
+	sources/cpuid.h sources/cpuid.c \
+	sources/rdrand.h sources/rdrand.c \
+	sources/padlock.h sources/padlock.c
+endif
 sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS)
 
 if HAVE_LIBTSPI

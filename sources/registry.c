@@ -6,22 +6,36 @@
 #include "sources/source.h"
 
 /*
- * Order is the order rngd -l shows. Padlock and rdrand are listed on every
- * build, x86 or not: elsewhere their probe says why they cannot work. The
+ * Order is the order rngd -l shows. A CPU instruction source exists only
+ * on its architecture (configure's RNGD_CPU_*): rngd -l lists what this
+ * machine could have, and its probe says whether this CPU has it. The
  * library-backed sources exist only when configure found their library.
  */
 const struct rng_source_ops *const rng_source_registry[] = {
 	&rng_source_hwrng_ops,
+#ifdef RNGD_CPU_X86
 	&rng_source_padlock_ops,
+#endif
 #ifdef HAVE_TSS2_ESYS
 	&rng_source_tpm2_ops,
 #endif
 #ifdef HAVE_LIBTSPI
 	&rng_source_tpm_ops,
 #endif
+#ifdef RNGD_CPU_X86
 	&rng_source_rdrand_ops,
+#endif
+#ifdef RNGD_CPU_ARM64
+	&rng_source_rndr_ops,
+#endif
+#ifdef RNGD_CPU_POWER
+	&rng_source_darn_ops,
+#endif
 #ifdef HAVE_LIBGCRYPT
 	&rng_source_sysstat_ops,
+#endif
+#ifdef HAVE_P11KIT
+	&rng_source_pkcs11_ops,
 #endif
 	&rng_source_file_ops,
 	NULL,

@@ -6,9 +6,13 @@ check_PROGRAMS += tests/integration/source-dump
 tests_integration_source_dump_SOURCES = tests/integration/source-dump.c
 tests_integration_source_dump_LDADD = sources/libsources.a $(SOURCES_LIBS)
 
-SOURCE_INTEGRATION_TESTS = \
+SOURCE_INTEGRATION_TESTS =
+# RDRAND and PadLock exist only in x86 builds (issue 17).
+if RNGD_CPU_X86
+SOURCE_INTEGRATION_TESTS += \
 	tests/integration/source-rdrand.sh \
 	tests/integration/source-padlock.sh
+endif
 if HAVE_LIBGCRYPT
 SOURCE_INTEGRATION_TESTS += tests/integration/source-sysstat.sh
 endif

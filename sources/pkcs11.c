@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * PKCS#11 source: C_GenerateRandom from a token (HSM, smart card) through
+ * any PKCS#11 module, loaded with p11-kit.
+ *
+ * Off unless configured: without -O pkcs11:module:PATH the probe says so
+ * and the daemon skips the source. Keys: module:PATH, token:LABEL or
+ * slot:N (default: the first token that has an RNG), pin-file:PATH (the
+ * PIN is never taken from the command line, and a file others may read is
+ * refused), chunk:BYTES (per C_GenerateRandom call).
+ *
+ * Credit is 0 by default: a token's "random" is whatever its firmware
+ * calls random, often a DRBG seeded once at manufacture, and PKCS#11 has
+ * no way to tell. The gate still tests every block; a user who knows the
+ * token's design raises the credit with -O pkcs11:entropy_per_bit:X.
+ *
+ * The source instance owns one session, used only by its reader thread.
+ * A failed read that means the token went away (CKR_DEVICE_REMOVED,
+ * CKR_TOKEN_NOT_PRESENT, CKR_SESSION_HANDLE_INVALID, ...) closes the
+ * session; the daemon's re-open looks for the token again (re-initialising
+ * the module once, for modules that only learn of new tokens then), so a
+ * token pulled and put back is read again. A rejected PIN is never tried
+ * again: tokens lock after a few wrong PINs.
+ */
+#include <config.h>
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <p11-kit/p11-kit.h>
+#include <p11-kit/pkcs11.h>
+
+#include "sources/pkcs11.h"
+#include "sources/source.h"
+
+/* ---- 1. CKR names and the PIN file --------------------------------------- */
+
+#define RV(name) { name, #name }
+static const struct {
+	CK_RV rv;
+	const char *name;
+} rv_names[] = {
+	RV(CKR_OK), RV(CKR_CANCEL), RV(CKR_HOST_MEMORY), RV(CKR_SLOT_ID_INVALID),
+	RV(CKR_GENERAL_ERROR), RV(CKR_FUNCTION_FAILED), RV(CKR_ARGUMENTS_BAD),
+	RV(CKR_CANT_LOCK), RV(CKR_FUNCTION_NOT_SUPPORTED), RV(CKR_DEVICE_ERROR),
+	RV(CKR_DEVICE_MEMORY), RV(CKR_DEVICE_REMOVED), RV(CKR_FUNCTION_CANCELED),
+	RV(CKR_OPERATION_ACTIVE), RV(CKR_PIN_INCORRECT), RV(CKR_PIN_INVALID),
+	RV(CKR_PIN_LEN_RANGE), RV(CKR_PIN_EXPIRED), RV(CKR_PIN_LOCKED),
+	RV(CKR_SESSION_CLOSED), RV(CKR_SESSION_COUNT), RV(CKR_SESSION_HANDLE_INVALID),
+	RV(CKR_SESSION_PARALLEL_NOT_SUPPORTED), RV(CKR_TOKEN_NOT_PRESENT),
+	RV(CKR_TOKEN_NOT_RECOGNIZED), RV(CKR_USER_ALREADY_LOGGED_IN), RV(CKR_USER_NOT_LOGGED_IN),
+	RV(CKR_USER_PIN_NOT_INITIALIZED), RV(CKR_USER_TYPE_INVALID),
+	RV(CKR_USER_ANOTHER_ALREADY_LOGGED_IN), RV(CKR_RANDOM_SEED_NOT_SUPPORTED),
+	RV(CKR_RANDOM_NO_RNG), RV(CKR_BUFFER_TOO_SMALL), RV(CKR_CRYPTOKI_NOT_INITIALIZED),
+	RV(CKR_CRYPTOKI_ALREADY_INITIALIZED),
+};
+#undef RV
+
+const char *pkcs11_rv_name(unsigned long rv, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof(rv_names) / sizeof(rv_names[0]); i++)
+		if (rv_names[i].rv == rv)
+			return rv_names[i].name;
+	snprintf(buf, len, "CKR_0x%lX", rv);
+	return buf;
+}
+
+int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why, size_t why_len)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
+		return err;
+	}
+	/* Checked on the open file, so a rename in between cannot slip past. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		(void)close(fd);
+		snprintf(why, why_len, "pin-file %s: not a regular file", path);
+		return -EINVAL;
+	}
+	if (st.st_mode & S_IROTH) {
+		(void)close(fd);
+		snprintf(why, why_len, "pin-file %s is readable by others (mode %04o): chmod o-r it",
+			 path, (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	n = read(fd, pin, pin_len - 1);
+	err = n < 0 ? -errno : 0;
+	(void)close(fd);
+	if (err < 0) {
+		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
+		return err;
+	}
+	pin[n] = '\0';
+	pin[strcspn(pin, "\r\n")] = '\0';
+	if (!pin[0] || (size_t)n == pin_len - 1) {
+		explicit_bzero(pin, pin_len);
+		snprintf(why, why_len, "pin-file %s: %s", path, (size_t)n == pin_len - 1 ?
+			 "PIN too long" : "no PIN on its first line");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- 2. State and options ----------------------------------------------- */
+
+struct pkcs11_state {
+	char module_path[PATH_MAX];
+	char token_label[33];          /* empty: any token */
+	long slot;                     /* -1: any slot */
+	char pin_file[PATH_MAX];       /* empty: no login */
+	size_t chunk;
+
+	CK_FUNCTION_LIST *module;      /* loaded and C_Initialize'd, or NULL */
+	CK_SESSION_HANDLE session;
+	int have_session;
+	CK_SLOT_ID slot_id;
+	int pin_rejected;              /* never log in again: the token would lock */
+};
+
+static struct pkcs11_state *state_get(struct rng_source *src)
+{
+	struct pkcs11_state *st = src->priv;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->slot = -1;
+		st->chunk = PKCS11_CHUNK_DEFAULT;
+		src->priv = st;
+	}
+	return st;
+}
+
+static int copy_value(struct rng_source *src, const char *key, char *dst, size_t len, const char *value)
+{
+	if (!value[0] || strlen(value) >= len)
+		return rng_source_why(src, -EINVAL, "%s: '%s' is empty or too long", key, value);
+	memcpy(dst, value, strlen(value) + 1);
+	return 0;
+}
+
+static int pkcs11_set_option(struct rng_source *src, const char *key, const char *value)
+{
+	struct pkcs11_state *st = state_get(src);
+	char *end;
+
+	if (!st)
+		return -ENOMEM;
+	if (strcmp(key, "module") == 0)
+		return copy_value(src, key, st->module_path, sizeof(st->module_path), value);
+	if (strcmp(key, "token") == 0)
+		return copy_value(src, key, st->token_label, sizeof(st->token_label), value);
+	if (strcmp(key, "pin-file") == 0)
+		return copy_value(src, key, st->pin_file, sizeof(st->pin_file), value);
+	if (strcmp(key, "slot") == 0) {
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (errno || *end || !value[0] || v < 0)
+			return rng_source_why(src, -EINVAL, "slot '%s' is not a slot number", value);
+		st->slot = v;
+		return 0;
+	}
+	if (strcmp(key, "chunk") == 0) {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(value, &end, 10);
+		if (errno || *end || value[0] < '1' || value[0] > '9' || v > PKCS11_CHUNK_MAX)
+			return rng_source_why(src, -EINVAL, "chunk '%s' is not 1..%d bytes", value, PKCS11_CHUNK_MAX);
+		st->chunk = v;
+		return 0;
+	}
+	return rng_source_why(src, -EINVAL, "unknown option '%s' (known: module, token, slot, pin-file, chunk)", key);
+}
+
+/* ---- 3. Module, token and session --------------------------------------- */
+
+static int rv_fail(struct rng_source *src, int err, const char *call, CK_RV rv, const char *more)
+{
+	char buf[32];
+
+	return rng_source_why(src, err, "%s: %s%s", call, pkcs11_rv_name(rv, buf, sizeof(buf)), more);
+}
+
+static void module_unload(struct pkcs11_state *st)
+{
+	if (!st->module)
+		return;
+	(void)p11_kit_module_finalize(st->module);
+	p11_kit_module_release(st->module);
+	st->module = NULL;
+}
+
+static int module_load(struct rng_source *src, struct pkcs11_state *st)
+{
+	struct stat sb;
+	CK_RV rv;
+
+	if (st->module)
+		return 0;
+	/* A bare name is p11-kit's to find in its module folder; a path is checked here. */
+	if (strchr(st->module_path, '/')) {
+		if (stat(st->module_path, &sb) < 0)
+			return rng_source_why(src, -ENODEV, "module %s: %s", st->module_path, strerror(errno));
+		if (!S_ISREG(sb.st_mode) || access(st->module_path, R_OK) < 0)
+			return rng_source_why(src, -ENODEV, "module %s: not a readable file", st->module_path);
+	}
+	st->module = p11_kit_module_load(st->module_path, 0);
+	if (!st->module)
+		return rng_source_why(src, -ENODEV, "module %s: cannot load: %s", st->module_path,
+				      p11_kit_message() ? p11_kit_message() : "unknown error");
+	rv = p11_kit_module_initialize(st->module);
+	if (rv != CKR_OK) {
+		p11_kit_module_release(st->module);
+		st->module = NULL;
+		return rv_fail(src, -ENODEV, "C_Initialize", rv, "");
+	}
+	return 0;
+}
+
+/* A blank-padded CK_UTF8CHAR[32] label as a C string. */
+static void label_of(const CK_TOKEN_INFO *ti, char out[33])
+{
+	size_t n = sizeof(ti->label);
+
+	memcpy(out, ti->label, n);
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+}
+
+/* The slot holding the configured token, or -ENODEV with why. */
+static int find_slot(struct rng_source *src, struct pkcs11_state *st)
+{
+	CK_SLOT_ID slots[64];
+	CK_ULONG count = sizeof(slots) / sizeof(slots[0]);
+	CK_RV rv = st->module->C_GetSlotList(CK_TRUE, slots, &count);
+
+	if (rv != CKR_OK)
+		return rv_fail(src, -ENODEV, "C_GetSlotList", rv, "");
+	for (CK_ULONG i = 0; i < count; i++) {
+		CK_TOKEN_INFO ti;
+		char label[33];
+
+		if (st->slot >= 0 && slots[i] != (CK_SLOT_ID)st->slot)
+			continue;
+		if (st->module->C_GetTokenInfo(slots[i], &ti) != CKR_OK)
+			continue;
+		label_of(&ti, label);
+		if (st->token_label[0] && strcmp(label, st->token_label) != 0)
+			continue;
+		if (!(ti.flags & CKF_RNG)) {
+			if (st->token_label[0] || st->slot >= 0)
+				return rng_source_why(src, -ENODEV, "token '%s' has no RNG (CKF_RNG not set)", label);
+			continue;
+		}
+		/* A blank token (a free SoftHSM slot, a fresh card) cannot open sessions. */
+		if (!(ti.flags & CKF_TOKEN_INITIALIZED) && st->slot < 0)
+			continue;
+		st->slot_id = slots[i];
+		return 0;
+	}
+	if (st->token_label[0])
+		return rng_source_why(src, -ENODEV, "no token labelled '%s' (%lu token%s present)", st->token_label,
+				      (unsigned long)count, count == 1 ? "" : "s");
+	if (st->slot >= 0)
+		return rng_source_why(src, -ENODEV, "no token in slot %ld", st->slot);
+	return rng_source_why(src, -ENODEV, "no initialised token with an RNG (%lu token%s present)", (unsigned long)count,
+			      count == 1 ? "" : "s");
+}
+
+static void session_close(struct pkcs11_state *st)
+{
+	if (st->have_session && st->module)
+		(void)st->module->C_CloseSession(st->session);
+	st->have_session = 0;
+}
+
+static int login(struct rng_source *src, struct pkcs11_state *st)
+{
+	char pin[PKCS11_PIN_MAX];
+	CK_RV rv;
+	int err;
+
+	if (!st->pin_file[0])
+		return 0;
+	if (st->pin_rejected)
+		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again", st->pin_file);
+	err = pkcs11_read_pin_file(st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
+	if (err < 0)
+		return err == -EPERM ? -EINVAL : err;
+	rv = st->module->C_Login(st->session, CKU_USER, (CK_UTF8CHAR_PTR)pin, strlen(pin));
+	explicit_bzero(pin, sizeof(pin));
+	if (rv == CKR_OK || rv == CKR_USER_ALREADY_LOGGED_IN)
+		return 0;
+	if (rv == CKR_PIN_INCORRECT || rv == CKR_PIN_INVALID || rv == CKR_PIN_LEN_RANGE || rv == CKR_PIN_LOCKED ||
+	    rv == CKR_PIN_EXPIRED) {
+		st->pin_rejected = 1;
+		return rv_fail(src, -EINVAL, "C_Login", rv, " (PIN from the pin-file); not tried again");
+	}
+	return rv_fail(src, -EIO, "C_Login", rv, "");
+}
+
+/* Load, find, open a session, log in: everything up to the first read. */
+static int session_open(struct rng_source *src, struct pkcs11_state *st)
+{
+	CK_RV rv;
+	int err;
+
+	if (st->have_session)
+		return 0;
+	if (!st->module_path[0])
+		return rng_source_why(src, -ENODEV, "off: no module configured (-O pkcs11:module:PATH)");
+	if (st->pin_rejected)
+		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again", st->pin_file);
+	err = module_load(src, st);
+	if (err < 0)
+		return err;
+	err = find_slot(src, st);
+	if (err == -ENODEV) {
+		/* Some modules only see a re-inserted token after C_Finalize/C_Initialize. */
+		module_unload(st);
+		err = module_load(src, st);
+		if (err == 0)
+			err = find_slot(src, st);
+	}
+	if (err < 0)
+		return err;
+	rv = st->module->C_OpenSession(st->slot_id, CKF_SERIAL_SESSION, NULL, NULL, &st->session);
+	if (rv != CKR_OK)
+		return rv_fail(src, rv == CKR_TOKEN_NOT_PRESENT || rv == CKR_DEVICE_REMOVED ? -ENODEV : -EIO,
+			       "C_OpenSession", rv, "");
+	st->have_session = 1;
+	err = login(src, st);
+	if (err < 0) {
+		session_close(st);
+		return err;
+	}
+	return 0;
+}
+
+/* ---- 4. Probe, open, read, close ---------------------------------------- */
+
+static int describe(struct rng_source *src, struct pkcs11_state *st, const char *what)
+{
+	CK_TOKEN_INFO ti;
+	char label[33] = "?";
+
+	if (st->module->C_GetTokenInfo(st->slot_id, &ti) == CKR_OK)
+		label_of(&ti, label);
+	return rng_source_why(src, 0, "%s token '%s' in slot %lu%s", what, label, (unsigned long)st->slot_id,
+			      st->pin_file[0] ? ", logged in" : "");
+}
+
+/*
+ * The probe opens the session for real: a wrong PIN or a missing token is
+ * a configuration error that must be reported once at start, not found by
+ * a reader thread retrying forever. open() then reuses that session.
+ */
+static int pkcs11_probe(struct rng_source *src)
+{
+	struct pkcs11_state *st = state_get(src);
+	int err;
+
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	if (!st->module_path[0])
+		return rng_source_why(src, -ENODEV, "off: no module configured (-O pkcs11:module:PATH)");
+	if (st->pin_file[0] && !st->have_session) {
+		char pin[PKCS11_PIN_MAX];
+
+		err = pkcs11_read_pin_file(st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
+		explicit_bzero(pin, sizeof(pin));
+		if (err == -EACCES)
+			return err;     /* rngd -l as a user: root can tell */
+		if (err < 0)
+			return -EINVAL;
+	}
+	err = session_open(src, st);
+	if (err < 0)
+		return err;
+	return describe(src, st, "C_GenerateRandom from");
+}
+
+static int pkcs11_open(struct rng_source *src)
+{
+	struct pkcs11_state *st = state_get(src);
+	int err;
+
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	err = session_open(src, st);
+	if (err < 0)
+		return err;
+	src->fd = -1;
+	return describe(src, st, "reading");
+}
+
+static int token_gone(CK_RV rv)
+{
+	return rv == CKR_DEVICE_REMOVED || rv == CKR_TOKEN_NOT_PRESENT || rv == CKR_SESSION_HANDLE_INVALID ||
+	       rv == CKR_SESSION_CLOSED || rv == CKR_DEVICE_ERROR || rv == CKR_CRYPTOKI_NOT_INITIALIZED ||
+	       rv == CKR_USER_NOT_LOGGED_IN;
+}
+
+static ssize_t pkcs11_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct pkcs11_state *st = src->priv;
+	unsigned char *out = buf;
+	size_t done = 0;
+
+	if (!st || !st->have_session)
+		return rng_source_why(src, -EBADF, "read before open");
+	while (done < len) {
+		size_t n = len - done < st->chunk ? len - done : st->chunk;
+		CK_RV rv = st->module->C_GenerateRandom(st->session, out + done, n);
+
+		if (rv != CKR_OK) {
+			explicit_bzero(out + done, n);
+			/* The session is dead either way; the daemon re-opens with back-off. */
+			session_close(st);
+			return rv_fail(src, -EIO, "C_GenerateRandom", rv,
+				       token_gone(rv) ? " (token removed?); looking for it again" : "");
+		}
+		done += n;
+	}
+	return (ssize_t)done;
+}
+
+static void pkcs11_close(struct rng_source *src)
+{
+	struct pkcs11_state *st = src->priv;
+
+	if (st)
+		session_close(st);
+}
+
+static void pkcs11_destroy(struct rng_source *src)
+{
+	struct pkcs11_state *st = src->priv;
+
+	if (!st)
+		return;
+	session_close(st);
+	module_unload(st);
+	free(st);
+	src->priv = NULL;
+}
+
+const struct rng_source_ops rng_source_pkcs11_ops = {
+	.name = "pkcs11",
+	.summary = "PKCS#11 token C_GenerateRandom (off unless -O pkcs11:module:PATH)",
+	.keys = "module=(none) token slot pin-file chunk=64",
+	.default_entropy_per_bit = 0.0,
+	.default_priority = 1,
+	.probe = pkcs11_probe,
+	.open = pkcs11_open,
+	.read = pkcs11_read,
+	.close = pkcs11_close,
+	.set_option = pkcs11_set_option,
+	.destroy = pkcs11_destroy,
+};

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * arm64 RNDRRS / RNDR source (FEAT_RNG, Armv8.5-A).
+ *
+ * RNDRRS returns a value from a DRBG reseeded from the true entropy source
+ * immediately before the read; RNDR returns DRBG output reseeded at an
+ * IMPLEMENTATION DEFINED rate (Arm ARM, D13.2 "RNDR, RNDRRS"). RNDRRS is
+ * preferred, like RDSEED over RDRAND, and gets the same credit (0.5 per
+ * bit: half of what the vendor implies, since nothing outside the CPU can
+ * check it). RNDR gets RDRAND's 1/512: Arm documents no reseed bound at
+ * all, so Intel's one-in-512 rule is the most that can be argued for.
+ *
+ * Both instructions report failure by returning 0 with PSTATE.NZCV =
+ * 0b0100: "no value could be produced in a reasonable time, try again".
+ * A word is attempted RNDR_RETRIES times, then the read backs off with
+ * doubling sleeps; after RNDR_BACKOFF_ROUNDS rounds it hands over what it
+ * has or fails, and the daemon re-opens later.
+ *
+ * Detection is the kernel's word, AT_HWCAP2 & HWCAP2_RNG: the kernel sets
+ * it only when every CPU of the system has FEAT_RNG, and reading the ID
+ * register ourselves would trap on kernels that do not emulate it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sources/rndr.h"
+#include "sources/source.h"
+
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
+/* ---- 1. The instructions ------------------------------------------------ */
+
+#if defined(__aarch64__)
+static int native_hwcap2(unsigned long *out)
+{
+	*out = getauxval(AT_HWCAP2);
+	return 0;
+}
+
+/* By system register name, so no -march=armv8.5-a+rng is needed to assemble. */
+static int native_rndrrs(uint64_t *out)
+{
+	uint64_t v;
+	int ok;
+
+	__asm__ __volatile__("mrs %0, s3_3_c2_c4_1\n\tcset %w1, ne" : "=r"(v), "=r"(ok) : : "cc");
+	*out = v;
+	return ok;
+}
+
+static int native_rndr(uint64_t *out)
+{
+	uint64_t v;
+	int ok;
+
+	__asm__ __volatile__("mrs %0, s3_3_c2_c4_0\n\tcset %w1, ne" : "=r"(v), "=r"(ok) : : "cc");
+	*out = v;
+	return ok;
+}
+#else
+static int native_hwcap2(unsigned long *out)
+{
+	*out = 0;
+	return -ENOTSUP;
+}
+
+/* Never reached: probe and open refuse off arm64. */
+static int native_rndrrs(uint64_t *out)
+{
+	*out = 0;
+	return 0;
+}
+
+static int native_rndr(uint64_t *out)
+{
+	*out = 0;
+	return 0;
+}
+#endif
+
+static void native_backoff(unsigned int ms)
+{
+	const struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	(void)nanosleep(&ts, NULL);
+}
+
+const struct rndr_hw rndr_hw_native = {
+	.hwcap2 = native_hwcap2,
+	.rndrrs = native_rndrrs,
+	.rndr = native_rndr,
+	.backoff = native_backoff,
+};
+
+/* ---- 2. State and options ----------------------------------------------- */
+
+enum rndr_choice { CHOICE_AUTO, CHOICE_RNDRRS, CHOICE_RNDR };
+
+struct rndr_state {
+	const struct rndr_hw *hw;
+	enum rndr_choice choice;
+	int open;
+	int use_rndrrs;
+};
+
+static struct rndr_state *state_get(struct rng_source *src)
+{
+	struct rndr_state *st = src->priv;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->hw = &rndr_hw_native;
+		src->priv = st;
+	}
+	return st;
+}
+
+int rndr_source_use_hw(struct rng_source *src, const struct rndr_hw *hw)
+{
+	struct rndr_state *st = state_get(src);
+
+	if (!st)
+		return -ENOMEM;
+	st->hw = hw;
+	return 0;
+}
+
+int rndr_source_uses_rndrrs(const struct rng_source *src)
+{
+	const struct rndr_state *st = src->priv;
+
+	if (!st || !st->open)
+		return -EBADF;
+	return st->use_rndrrs;
+}
+
+static int rndr_set_option(struct rng_source *src, const char *key, const char *value)
+{
+	struct rndr_state *st;
+	enum rndr_choice choice;
+
+	if (strcmp(key, "instruction") != 0)
+		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: instruction)", key);
+	if (strcmp(value, "auto") == 0)
+		choice = CHOICE_AUTO;
+	else if (strcmp(value, "rndrrs") == 0)
+		choice = CHOICE_RNDRRS;
+	else if (strcmp(value, "rndr") == 0)
+		choice = CHOICE_RNDR;
+	else
+		return rng_source_why(src, -EINVAL, "instruction '%s' is not auto, rndrrs or rndr", value);
+	st = state_get(src);
+	if (!st)
+		return -ENOMEM;
+	st->choice = choice;
+	return 0;
+}
+
+/* ---- 3. Probe, open, read, close ---------------------------------------- */
+
+static const struct rndr_hw *hw_of(const struct rng_source *src)
+{
+	const struct rndr_state *st = src->priv;
+
+	return st ? st->hw : &rndr_hw_native;
+}
+
+static enum rndr_choice choice_of(const struct rng_source *src)
+{
+	const struct rndr_state *st = src->priv;
+
+	return st ? st->choice : CHOICE_AUTO;
+}
+
+/* FEAT_RNG gives both instructions; which one is used depends on the choice. */
+static int check_feature(struct rng_source *src, const struct rndr_hw *hw)
+{
+	unsigned long caps;
+
+	if (hw->hwcap2(&caps) < 0)
+		return rng_source_why(src, -ENODEV, "not an arm64 CPU: no RNDR/RNDRRS");
+	if (!(caps & RNDR_HWCAP2_RNG))
+		return rng_source_why(src, -ENODEV, "CPU lacks FEAT_RNG (no HWCAP2_RNG): no RNDRRS or RNDR");
+	return 0;
+}
+
+static void set_default_credit(struct rng_source *src, int use_rndrrs)
+{
+	/* The ops default is RNDR's; RNDRRS raises it unless the user set one. */
+	if (use_rndrrs && src->entropy_per_bit == RNDR_ENTROPY_PER_BIT)
+		src->entropy_per_bit = RNDRRS_ENTROPY_PER_BIT;
+}
+
+static int rndr_probe(struct rng_source *src)
+{
+	int err = check_feature(src, hw_of(src));
+	int use_rndrrs = choice_of(src) != CHOICE_RNDR;
+
+	if (err < 0)
+		return err;
+	set_default_credit(src, use_rndrrs);
+	return rng_source_why(src, 0, "FEAT_RNG: %s", use_rndrrs ? "RNDRRS (reseeded every read)"
+				   : "RNDR (DRBG output), as configured");
+}
+
+/*
+ * One word: RNDR_RETRIES immediate attempts, then doubling sleeps. A
+ * failure is the generator saying "not now", not "broken", so only a long
+ * run of them is an error.
+ */
+static int get_word(const struct rndr_state *st, uint64_t *out, unsigned int rounds)
+{
+	int (*insn)(uint64_t *) = st->use_rndrrs ? st->hw->rndrrs : st->hw->rndr;
+
+	for (unsigned int round = 0;; round++) {
+		for (int i = 0; i < RNDR_RETRIES; i++)
+			if (insn(out))
+				return 0;
+		if (round + 1 >= rounds)
+			return -EAGAIN;
+		st->hw->backoff(1u << round);
+	}
+}
+
+static const char *insn_name(const struct rndr_state *st)
+{
+	return st->use_rndrrs ? "RNDRRS" : "RNDR";
+}
+
+static int rndr_open(struct rng_source *src)
+{
+	struct rndr_state *st = state_get(src);
+	uint64_t first = 0, word;
+	int same = 1, err;
+
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	err = check_feature(src, st->hw);
+	if (err < 0)
+		return err;
+	st->use_rndrrs = st->choice != CHOICE_RNDR;
+
+	/* A generator that repeats one word is broken even if NZCV says fine. */
+	for (int i = 0; i < RNDR_SELFTEST_WORDS; i++) {
+		if (get_word(st, &word, RNDR_BACKOFF_ROUNDS) < 0)
+			return rng_source_why(src, -EIO, "%s self-test: failed (NZCV) %d times in a row",
+					      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
+		if (i == 0)
+			first = word;
+		else if (word != first)
+			same = 0;
+	}
+	if (same)
+		return rng_source_why(src, -EIO, "%s self-test: %d identical words 0x%016llx (stuck generator)",
+				      insn_name(st), RNDR_SELFTEST_WORDS, (unsigned long long)first);
+	set_default_credit(src, st->use_rndrrs);
+	st->open = 1;
+	src->fd = -1;
+	(void)rng_source_why(src, 0, "reading %s", st->use_rndrrs ? "RNDRRS" : "RNDR (DRBG output)");
+	return 0;
+}
+
+static ssize_t rndr_read(struct rng_source *src, void *buf, size_t len)
+{
+	struct rndr_state *st = src->priv;
+	unsigned char *out = buf;
+	size_t done = 0;
+
+	if (!st || !st->open)
+		return rng_source_why(src, -EBADF, "read before open");
+	while (done < len) {
+		uint64_t word;
+		size_t n = len - done < sizeof(word) ? len - done : sizeof(word);
+
+		/* Once something is in hand, hand it over rather than sleep for the rest. */
+		if (get_word(st, &word, done ? 1 : RNDR_BACKOFF_ROUNDS) < 0) {
+			if (done)
+				break;
+			return rng_source_why(src, -EIO, "%s failed (NZCV) %d times in a row over %u ms; retrying later",
+					      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_TOTAL_MS);
+		}
+		memcpy(out + done, &word, n);
+		done += n;
+	}
+	return (ssize_t)done;
+}
+
+static void rndr_close(struct rng_source *src)
+{
+	struct rndr_state *st = src->priv;
+
+	if (st)
+		st->open = 0;
+}
+
+static void rndr_destroy(struct rng_source *src)
+{
+	free(src->priv);
+	src->priv = NULL;
+}
+
+const struct rng_source_ops rng_source_rndr_ops = {
+	.name = "rndr",
+	.summary = "arm64 RNDRRS (preferred) or RNDR instruction (FEAT_RNG)",
+	.keys = "instruction=auto: auto, rndrrs or rndr",
+	.default_entropy_per_bit = RNDR_ENTROPY_PER_BIT,
+	.default_priority = 3,
+	.probe = rndr_probe,
+	.open = rndr_open,
+	.read = rndr_read,
+	.close = rndr_close,
+	.set_option = rndr_set_option,
+	.destroy = rndr_destroy,
+};

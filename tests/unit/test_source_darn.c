@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * POWER DARN source: HWCAP2 detection, L=2 with its fall-back to L=1, the
+ * all-ones error value with its bounded back-off and the stuck-generator
+ * self-test, on a fake instruction; on 64-bit POWER (native or
+ * qemu-ppc64le) also the real instruction where the kernel reports DARN.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sources/darn.h"
+#include "sources/source.h"
+
+#if defined(__powerpc64__)
+#include <sys/auxv.h>
+#endif
+
+/* ---- fake CPU ----------------------------------------------------------- */
+
+struct fake_cpu {
+	int not_power;
+	unsigned long hwcap2;
+	int raw_missing;        /* L=2 only ever returns the error value */
+	int fail_first;         /* this many error values before any number */
+	int fail_after;         /* from this call on (if > 0), errors forever */
+	int stuck;
+	int calls, calls_l1, calls_l2;
+	unsigned int slept_ms, sleeps;
+	uint64_t next;
+};
+
+static struct fake_cpu cpu; /* test fixture, reset by setup() */
+
+static int fake_hwcap2(unsigned long *out)
+{
+	*out = cpu.hwcap2;
+	return cpu.not_power ? -ENOTSUP : 0;
+}
+
+static uint64_t fake_darn(unsigned int level)
+{
+	int call = ++cpu.calls;
+
+	if (level == DARN_LEVEL_RAW)
+		cpu.calls_l2++;
+	else
+		cpu.calls_l1++;
+	if ((level == DARN_LEVEL_RAW && cpu.raw_missing) || call <= cpu.fail_first ||
+	    (cpu.fail_after > 0 && call >= cpu.fail_after))
+		return DARN_ERROR;
+	return cpu.stuck ? 0x0f0f0f0f0f0f0f0full : 0x0123456789abcdefull * ++cpu.next;
+}
+
+static void fake_backoff(unsigned int ms)
+{
+	cpu.slept_ms += ms;
+	cpu.sleeps++;
+}
+
+static const struct darn_hw fake_hw = { .hwcap2 = fake_hwcap2, .darn = fake_darn, .backoff = fake_backoff };
+
+static int setup(void **state)
+{
+	struct rng_source *src = calloc(1, sizeof(*src));
+
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.hwcap2 = DARN_HWCAP2_DARN;
+	assert_non_null(src);
+	rng_source_init(src, &rng_source_darn_ops);
+	assert_int_equal(darn_source_use_hw(src, &fake_hw), 0);
+	*state = src;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct rng_source *src = *state;
+
+	src->ops->close(src);
+	rng_source_destroy(src);
+	free(src);
+	return 0;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_not_power(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.not_power = 1;
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_non_null(strstr(src->why, "not a 64-bit POWER CPU"));
+	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_int_equal(cpu.calls, 0);
+}
+
+/* A POWER8: DARN would be an illegal instruction, so it must never run. */
+static void test_power8(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.hwcap2 = ~DARN_HWCAP2_DARN;
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_non_null(strstr(src->why, "lacks DARN"));
+	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_int_equal(cpu.calls, 0);
+}
+
+static void test_raw_preferred(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[100];
+
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(darn_source_level(src), DARN_LEVEL_RAW);
+	assert_non_null(strstr(src->why, "L=2 (raw)"));
+	assert_true(src->entropy_per_bit == DARN_ENTROPY_PER_BIT);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
+	assert_int_equal(cpu.calls_l1, 0);
+}
+
+static void test_falls_back_to_conditioned(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[16];
+
+	cpu.raw_missing = 1;
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(darn_source_level(src), DARN_LEVEL_CONDITIONED);
+	assert_non_null(strstr(src->why, "L=2 gave only the error value"));
+	assert_int_equal(cpu.calls_l2, DARN_RETRIES * DARN_LEVEL_PROBE_ROUNDS);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
+}
+
+/* level:raw is a demand: no silent fall-back. */
+static void test_raw_demanded(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.raw_missing = 1;
+	assert_int_equal(src->ops->set_option(src, "level", "raw"), 0);
+	assert_int_equal(src->ops->open(src), -EIO);
+	assert_non_null(strstr(src->why, "only the error value"));
+	assert_int_equal(cpu.calls_l1, 0);
+}
+
+static void test_conditioned_on_request(void **state)
+{
+	struct rng_source *src = *state;
+
+	assert_int_equal(src->ops->set_option(src, "level", "conditioned"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(darn_source_level(src), DARN_LEVEL_CONDITIONED);
+	assert_int_equal(cpu.calls_l2, 0);
+	assert_int_equal(src->ops->set_option(src, "level", "0"), -EINVAL);
+	assert_int_equal(src->ops->set_option(src, "use_aes", "1"), -EINVAL);
+}
+
+/* The error value is never data; a short run of it costs sleeps, not bytes. */
+static void test_transient_error_value(void **state)
+{
+	struct rng_source *src = *state;
+	uint64_t words[4];
+
+	assert_int_equal(src->ops->open(src), 0);
+	cpu.fail_first = cpu.calls + 2 * DARN_RETRIES + 1;
+	cpu.sleeps = cpu.slept_ms = 0;
+	assert_int_equal(src->ops->read(src, words, sizeof(words)), sizeof(words));
+	for (int i = 0; i < 4; i++)
+		assert_true(words[i] != DARN_ERROR);
+	assert_int_equal(cpu.sleeps, 2);
+	assert_int_equal(cpu.slept_ms, 1 + 2);
+}
+
+static void test_persistent_error_value(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[64];
+	int before;
+
+	assert_int_equal(src->ops->open(src), 0);
+	cpu.fail_after = cpu.calls + 1;
+	before = cpu.calls;
+	cpu.sleeps = cpu.slept_ms = 0;
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
+	assert_int_equal(cpu.calls - before, DARN_RETRIES * DARN_BACKOFF_ROUNDS);
+	assert_int_equal(cpu.slept_ms, DARN_BACKOFF_TOTAL_MS);
+	assert_non_null(strstr(src->why, "error value"));
+}
+
+static void test_partial_then_error(void **state)
+{
+	struct rng_source *src = *state;
+	unsigned char buf[64];
+
+	assert_int_equal(src->ops->open(src), 0);
+	cpu.fail_after = cpu.calls + 4; /* three words, then errors */
+	cpu.sleeps = 0;
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 24);
+	assert_int_equal(cpu.sleeps, 0);
+}
+
+static void test_stuck_generator(void **state)
+{
+	struct rng_source *src = *state;
+
+	cpu.stuck = 1;
+	assert_int_equal(src->ops->open(src), -EIO);
+	assert_non_null(strstr(src->why, "stuck generator"));
+}
+
+static void test_native(void **state)
+{
+	struct rng_source src;
+	uint64_t words[32];
+	unsigned long darn = 0;
+
+	(void)state;
+#if defined(__powerpc64__)
+	darn = getauxval(AT_HWCAP2) & DARN_HWCAP2_DARN;
+#endif
+	rng_source_init(&src, &rng_source_darn_ops);
+	if (!darn) {
+		assert_int_equal(src.ops->probe(&src), -ENODEV);
+		print_message("native: unusable here: %s\n", src.why);
+		rng_source_destroy(&src);
+		return;
+	}
+	assert_int_equal(src.ops->probe(&src), 0);
+	assert_int_equal(src.ops->open(&src), 0);
+	assert_int_equal(src.ops->read(&src, words, sizeof(words)), sizeof(words));
+	for (int i = 1; i < 32; i++)
+		assert_true(words[i] != DARN_ERROR && words[i] != words[i - 1]);
+	print_message("native: %s\n", src.why);
+	src.ops->close(&src);
+	rng_source_destroy(&src);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_not_power, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_power8, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_preferred, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_falls_back_to_conditioned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_demanded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conditioned_on_request, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transient_error_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_persistent_error_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_then_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, teardown),
+		cmocka_unit_test(test_native),
+	};
+
+	return cmocka_run_group_tests_name("source_darn", tests, NULL, NULL);
+}
