@@ -4,6 +4,21 @@
 #include <math.h>
 
 #include "rngd/credit.h"
+#include "sources/source.h"
+
+double credit_entropy_per_bit(const struct rng_source *src, bool user_set)
+{
+	const struct rng_source_ops *ops = src->ops;
+	double v = src->entropy_per_bit;
+
+	if (!user_set && ops->default_credit)
+		v = ops->default_credit(src);
+	if (ops->credit_fixed && v > ops->default_entropy_per_bit)
+		v = ops->default_entropy_per_bit;
+	if (ops->may_credit && !ops->may_credit(src))
+		v = 0.0;
+	return v;
+}
 
 bool credit_entropy_per_bit_valid(double entropy_per_bit)
 {

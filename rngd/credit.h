@@ -15,6 +15,17 @@
 /* floor(len * 8 * entropy_per_bit), 0 for NaN/negative, at most len * 8. */
 unsigned int credit_bits_for(size_t len, double entropy_per_bit);
 
+struct rng_source;
+
+/*
+ * The credit per bit the daemon's main thread gives @src's passing blocks
+ * now: src->entropy_per_bit if the user set it (@user_set), else what the
+ * source's facts make its default (default_credit(): RDSEED or RDRAND);
+ * never above the default of a credit_fixed source. Sources never write
+ * the credit themselves: only the main thread decides it.
+ */
+double credit_entropy_per_bit(const struct rng_source *src, bool user_set);
+
 /* A valid entropy_per_bit setting: 0.0 .. 1.0. */
 bool credit_entropy_per_bit_valid(double entropy_per_bit);
 

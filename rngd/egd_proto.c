@@ -125,14 +125,34 @@ static size_t min_part(const struct egd_conn *c, const struct egd_limits *lim)
 	return need ? need : 1;
 }
 
+void egd_bucket_init(struct egd_bucket *b, const struct egd_limits *lim, uint64_t now_ms)
+{
+	b->millibytes = (uint64_t)lim->burst * 1000u;
+	b->last_ms = now_ms;
+}
+
+bool egd_bucket_full(const struct egd_bucket *b, const struct egd_limits *lim, uint64_t now_ms)
+{
+	struct egd_bucket t = *b;
+
+	bucket_refill(&t, lim, now_ms);
+	return t.millibytes >= (uint64_t)lim->burst * 1000u;
+}
+
 /* ---- 3. Client ---------------------------------------------------------- */
+
+void egd_conn_share_bucket(struct egd_conn *c, struct egd_bucket *b)
+{
+	c->bucket = b ? b : &c->own_bucket;
+}
 
 void egd_conn_init(struct egd_conn *c, const struct egd_limits *lim, uint64_t now_ms)
 {
 	memset(c, 0, sizeof(*c));
-	/* A new client starts with a full bucket: its first burst is free. */
-	c->bucket.millibytes = (uint64_t)lim->burst * 1000u;
-	c->bucket.last_ms = now_ms;
+	/* A new client starts with a full bucket: its first burst is free
+	 * (the server shares one bucket per peer uid: egd_conn_share_bucket). */
+	egd_bucket_init(&c->own_bucket, lim, now_ms);
+	c->bucket = &c->own_bucket;
 	c->last_progress_ms = now_ms;
 }
 
@@ -241,8 +261,9 @@ size_t egd_conn_serve(struct egd_conn *c, struct egd_reserve *r, const struct eg
 {
 	size_t served = 0;
 
-	bucket_refill(&c->bucket, lim, now_ms);
+	bucket_refill(c->bucket, lim, now_ms);
 	out_compact(c);
+	c->starved = false;
 	while (c->q_count > 0) {
 		const struct egd_request *req = &c->queue[c->q_head];
 		size_t room = EGD_OUT_MAX - c->out_len;
@@ -278,10 +299,10 @@ size_t egd_conn_serve(struct egd_conn *c, struct egd_reserve *r, const struct eg
 			if (room < 1u + req->n)
 				break;
 			/* Whatever is there now, within the rate limit: never waits. */
-			k = bucket_allow(&c->bucket, lim, req->n);
+			k = bucket_allow(c->bucket, lim, req->n);
 			k = egd_reserve_take(r, o + 1, k);
 			o[0] = (uint8_t)k;
-			bucket_spend(&c->bucket, lim, k);
+			bucket_spend(c->bucket, lim, k);
 			c->out_len += 1 + k;
 			c->bytes_served += k;
 			served += k;
@@ -294,19 +315,21 @@ size_t egd_conn_serve(struct egd_conn *c, struct egd_reserve *r, const struct eg
 				complete_head(c, req->n);
 				continue;
 			}
-			if (bucket_allow(&c->bucket, lim, min_part(c, lim)) < min_part(c, lim))
+			if (bucket_allow(c->bucket, lim, min_part(c, lim)) < min_part(c, lim))
 				break;   /* waits for tokens: egd_conn_tokens_at() */
 			if (k > room)
 				k = room;
 			if (k > max_entropy - served)
 				k = max_entropy - served;
-			k = bucket_allow(&c->bucket, lim, k);
+			k = bucket_allow(c->bucket, lim, k);
 			if (k == 0)
 				break;
 			k = egd_reserve_take(r, o, k);
-			if (k == 0)
-				break;   /* waits for the reserve */
-			bucket_spend(&c->bucket, lim, k);
+			if (k == 0) {
+				c->starved = true;
+				break;   /* waits for the reserve, which wakes the server */
+			}
+			bucket_spend(c->bucket, lim, k);
 			c->out_len += k;
 			c->head_done += (unsigned int)k;
 			c->bytes_served += k;
@@ -344,15 +367,17 @@ bool egd_conn_waiting(const struct egd_conn *c)
 
 uint64_t egd_conn_tokens_at(const struct egd_conn *c, const struct egd_limits *lim, uint64_t now_ms)
 {
-	struct egd_bucket b = c->bucket;
+	struct egd_bucket b = *c->bucket;
 	uint64_t need;
 
 	if (!egd_conn_waiting(c) || lim->rate == 0)
 		return UINT64_MAX;
 	bucket_refill(&b, lim, now_ms);
 	need = (uint64_t)min_part(c, lim) * 1000u;
+	/* Tokens enough and the reserve found empty: the reserve wakes the
+	 * server when bytes arrive; a deadline of now would poll in a loop. */
 	if (b.millibytes >= need)
-		return now_ms;
+		return c->starved ? UINT64_MAX : now_ms;
 	return now_ms + (need - b.millibytes + lim->rate - 1) / lim->rate;
 }
 

@@ -97,14 +97,30 @@ struct egd_conn {
 	uint8_t out[EGD_OUT_MAX];
 	size_t out_off, out_len;
 	uint64_t unserved;
-	struct egd_bucket bucket;
+	struct egd_bucket *bucket;    /* own_bucket, or one shared by its peer uid */
+	struct egd_bucket own_bucket;
 	uint64_t last_progress_ms;
+	bool starved;             /* the last serve() found the reserve empty */
 	/* Counters for statistics. */
 	uint64_t bytes_served;    /* entropy bytes handed over */
 	uint64_t requests;
 };
 
+/* A full bucket (lim->burst) as of @now_ms. */
+void egd_bucket_init(struct egd_bucket *b, const struct egd_limits *lim, uint64_t now_ms);
+
+/* True if @b would be full again by @now_ms (as good as a new one). */
+bool egd_bucket_full(const struct egd_bucket *b, const struct egd_limits *lim, uint64_t now_ms);
+
 void egd_conn_init(struct egd_conn *c, const struct egd_limits *lim, uint64_t now_ms);
+
+/*
+ * Rate-limit @c from @b from now on, a bucket shared with the other
+ * connections of the same peer (and kept after they close), so opening
+ * more connections or reconnecting never buys more bytes. NULL: its own.
+ * @b must outlive the connection.
+ */
+void egd_conn_share_bucket(struct egd_conn *c, struct egd_bucket *b);
 
 /* Wipe the reply buffer (it may hold entropy bytes). */
 void egd_conn_wipe(struct egd_conn *c);
@@ -149,7 +165,9 @@ bool egd_conn_waiting(const struct egd_conn *c);
 
 /*
  * When the rate limit lets the head request go on (CLOCK ms), or
- * UINT64_MAX if it does not wait for tokens.
+ * UINT64_MAX if it does not wait for tokens (nothing waiting, no rate
+ * limit, or tokens enough but the last serve() found the reserve empty:
+ * then it waits for the reserve's wake-up only).
  */
 uint64_t egd_conn_tokens_at(const struct egd_conn *c, const struct egd_limits *lim, uint64_t now_ms);
 

@@ -2,8 +2,9 @@
 /*
  * The EGD server (see egd_server.h).
  *
- *   1. Socket     bind with a tight umask, then chown/chmod; replace a
- *                 stale socket, refuse to steal a live one
+ *   1. Socket     bind in a private directory with a tight umask,
+ *                 chown/chmod there, rename into place; replace a stale
+ *                 socket, refuse to steal a live one
  *   2. Clients    accept within the cap, read, judge, drop
  *   3. Serving    round-robin in small parts, write without blocking
  *   4. Running    pollfds/handle, or a thread doing just that
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,10 +98,26 @@ static int clear_stale(struct egd_server *s, const char *path, const struct sock
 	return 0;
 }
 
+/* mkdtemp() a 0700 directory in the directory of @path. */
+static int private_dir_for(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (!slash)
+		n = snprintf(dir, size, ".rngd-egd.XXXXXX");
+	else
+		n = snprintf(dir, size, "%.*s/.rngd-egd.XXXXXX", (int)(slash - path), path);
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	return mkdtemp(dir) ? 0 : -errno;
+}
+
 int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		    struct egd_reserve *reserve, struct rngd_log *log)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char priv_dir[PATH_MAX], priv_sock[PATH_MAX + 2];
 	mode_t old_umask;
 	gid_t gid;
 	int r;
@@ -125,8 +143,9 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	memcpy(sa.sun_path, cfg->path, strlen(cfg->path) + 1);
 	s->path = strdup(cfg->path);
 	s->clients = calloc(EGD_MAX_CLIENTS, sizeof(*s->clients));
+	s->peers = calloc(EGD_MAX_CLIENTS, sizeof(*s->peers));
 	s->poll_slot = calloc(2 + EGD_MAX_CLIENTS, sizeof(*s->poll_slot));
-	if (!s->path || !s->clients || !s->poll_slot)
+	if (!s->path || !s->clients || !s->peers || !s->poll_slot)
 		return -ENOMEM;
 	r = resolve_group(s, cfg->group, &gid);
 	if (r < 0)
@@ -135,10 +154,31 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	if (r < 0)
 		return r;
 
+	/*
+	 * Bound, chown'ed and chmod'ed inside a directory of our own (0700),
+	 * then renamed into place: in a directory others may write, chown and
+	 * chmod by the public path would follow a symlink swapped in after
+	 * bind(). rename() replaces whatever is at the path, never follows it.
+	 */
+	r = private_dir_for(cfg->path, priv_dir, sizeof(priv_dir));
+	if (r < 0) {
+		rngd_log(log, LOG_ERR, WHO, "cannot make a private directory beside %s: %s", cfg->path,
+			 strerror(-r));
+		return r;
+	}
+	if ((size_t)snprintf(priv_sock, sizeof(priv_sock), "%s/s", priv_dir) >= sizeof(sa.sun_path)) {
+		rngd_log(log, LOG_ERR, WHO, "socket directory of %s too long: the socket is bound at %s first, "
+			 "which must fit in %zu bytes", cfg->path, priv_sock, sizeof(sa.sun_path) - 1);
+		(void)rmdir(priv_dir);
+		return -ENAMETOOLONG;
+	}
+	memset(sa.sun_path, 0, sizeof(sa.sun_path));
+	memcpy(sa.sun_path, priv_sock, strlen(priv_sock) + 1);
 	s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->listen_fd < 0) {
 		r = -errno;
 		rngd_log(log, LOG_ERR, WHO, "socket: %s", strerror(-r));
+		(void)rmdir(priv_dir);
 		return r;
 	}
 	/* Nobody but the owner may connect before chmod/chown have run. */
@@ -149,9 +189,10 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		rngd_log(log, LOG_ERR, WHO, "cannot bind %s: %s", cfg->path, strerror(-r));
 		(void)close(s->listen_fd);
 		s->listen_fd = -1;
+		(void)rmdir(priv_dir);
 		return r;
 	}
-	if ((cfg->owner != (uid_t)-1 || gid != (gid_t)-1) && chown(cfg->path, cfg->owner, gid) < 0) {
+	if ((cfg->owner != (uid_t)-1 || gid != (gid_t)-1) && lchown(priv_sock, cfg->owner, gid) < 0) {
 		r = -errno;
 		/* The default group is a convenience (a service without
 		 * CAP_CHOWN still serves root); a group asked for is a must. */
@@ -163,7 +204,8 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 			 cfg->path, EGD_DEFAULT_SOCKET_GROUP, strerror(-r));
 		gid = (gid_t)-1;
 	}
-	if (chmod(cfg->path, cfg->mode & 07777) < 0) {
+	/* Inside our 0700 directory nothing can be swapped under the path. */
+	if (chmod(priv_sock, cfg->mode & 07777) < 0) {
 		r = -errno;
 		rngd_log(log, LOG_ERR, WHO, "cannot chmod %s: %s", cfg->path, strerror(-r));
 		goto fail;
@@ -173,6 +215,13 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		rngd_log(log, LOG_ERR, WHO, "cannot listen on %s: %s", cfg->path, strerror(-r));
 		goto fail;
 	}
+	if (rename(priv_sock, cfg->path) < 0) {
+		r = -errno;
+		rngd_log(log, LOG_ERR, WHO, "cannot move the socket to %s: %s", cfg->path, strerror(-r));
+		goto fail;
+	}
+	(void)rmdir(priv_dir);
+	priv_dir[0] = '\0';
 	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (s->wake_fd < 0) {
 		r = -errno;
@@ -189,7 +238,12 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		 s->limits.prime ? ", priming each new client (QEMU rng-egd)" : "");
 	return 0;
 fail:
-	(void)unlink(cfg->path);
+	if (priv_dir[0]) {
+		(void)unlink(priv_sock);
+		(void)rmdir(priv_dir);
+	} else {
+		(void)unlink(cfg->path);
+	}
 	(void)close(s->listen_fd);
 	s->listen_fd = -1;
 	return r;
@@ -222,6 +276,8 @@ static void drop_client(struct egd_server *s, size_t i, int level, const char *w
 
 	client_name(c, name, sizeof(name));
 	rngd_log(s->log, level, WHO, "%s %s; %" PRIu64 " bytes served to it", name, why, c->conn.bytes_served);
+	if (c->peer)
+		c->peer->conns--;   /* its bucket stays: reconnecting buys nothing */
 	s->bytes_served_closed += c->conn.bytes_served;
 	if (level <= LOG_WARNING)
 		s->dropped++;
@@ -231,8 +287,100 @@ static void drop_client(struct egd_server *s, size_t i, int level, const char *w
 	free(c);
 	s->clients[i] = NULL;
 	s->n_clients--;
+	s->accept_paused_until = 0;   /* an fd was freed: accept again */
 	while (s->hi > 0 && !s->clients[s->hi - 1])
 		s->hi--;
+}
+
+/* The peer record of @uid, made (or recycled) if new; NULL never: the
+ * table has a slot per possible connection, and recycles idle ones. */
+static struct egd_peer *peer_for(struct egd_server *s, uid_t uid, uint64_t now_ms)
+{
+	struct egd_peer *free_slot = NULL, *as_new = NULL, *oldest = NULL;
+
+	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++) {
+		struct egd_peer *p = &s->peers[i];
+
+		if (p->used && p->uid == uid)
+			return p;
+		if (!p->used) {
+			if (!free_slot)
+				free_slot = p;
+			continue;
+		}
+		if (p->conns > 0)
+			continue;
+		if (!as_new && egd_bucket_full(&p->bucket, &s->limits, now_ms))
+			as_new = p;
+		if (!oldest || p->bucket.last_ms < oldest->bucket.last_ms)
+			oldest = p;
+	}
+	/* Prefer forgetting a uid whose bucket is full again: nothing lost. */
+	struct egd_peer *p = as_new ? as_new : free_slot ? free_slot : oldest;
+
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->used = true;
+	p->uid = uid;
+	egd_bucket_init(&p->bucket, &s->limits, now_ms);
+	return p;
+}
+
+/* Neither waiting for a reply nor sending: connected and silent. */
+static bool client_silent(const struct egd_client *c)
+{
+	size_t out;
+
+	(void)egd_conn_output(&c->conn, &out);
+	return c->conn.q_count == 0 && !c->conn.has_partial && out == 0;
+}
+
+/*
+ * At the cap, which connection gives way to a new one from @uid, or -1
+ * to refuse it:
+ *   1. the one silent longest, if silent for the stall time or more: idle
+ *      connections cannot lock others out;
+ *   2. if @uid holds no connection: one of the uid holding the most (if
+ *      it holds two or more), the one idle longest. So a peer under its
+ *      own uid (QEMU as libvirt runs it) always gets in.
+ */
+static ssize_t pick_eviction(struct egd_server *s, uid_t uid, uint64_t now_ms)
+{
+	ssize_t silent = -1, greedy = -1;
+	unsigned int mine = 0, most = 1;
+	const struct egd_peer *greedy_peer = NULL;
+
+	for (size_t i = 0; i < s->hi; i++) {
+		struct egd_client *c = s->clients[i];
+
+		if (!c)
+			continue;
+		if (c->peer_uid == uid)
+			mine++;
+		if (client_silent(c) && now_ms - c->conn.last_progress_ms >= s->limits.stall_ms &&
+		    (silent < 0 || c->conn.last_progress_ms < s->clients[silent]->conn.last_progress_ms))
+			silent = (ssize_t)i;
+	}
+	if (silent >= 0)
+		return silent;
+	if (mine > 0)
+		return -1;
+	for (size_t i = 0; i < EGD_MAX_CLIENTS; i++)
+		if (s->peers[i].used && s->peers[i].conns > most) {
+			most = s->peers[i].conns;
+			greedy_peer = &s->peers[i];
+		}
+	if (!greedy_peer)
+		return -1;
+	for (size_t i = 0; i < s->hi; i++) {
+		struct egd_client *c = s->clients[i];
+
+		if (c && c->peer == greedy_peer &&
+		    (greedy < 0 || c->conn.last_progress_ms < s->clients[greedy]->conn.last_progress_ms))
+			greedy = (ssize_t)i;
+	}
+	return greedy;
 }
 
 static void accept_clients(struct egd_server *s, uint64_t now_ms)
@@ -245,17 +393,46 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
-				rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO, "accept: %s",
-						 strerror(errno));
-			if (errno == ECONNABORTED || errno == EINTR)
+			int err = errno;
+
+			if (err == ECONNABORTED || err == EINTR)
 				continue;
+			if (err == EAGAIN || err == EWOULDBLOCK)
+				return;
+			/* Out of fds or memory: the pending connection stays and
+			 * the listener stays readable, so stop polling it for a
+			 * while (a dropped client ends the pause early). */
+			s->accept_paused_until = now_ms + EGD_ACCEPT_PAUSE_MS;
+			s->accept_pauses++;
+			rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO,
+					 "accept: %s; not accepting for %.1f s (%zu clients connected)",
+					 strerror(err), EGD_ACCEPT_PAUSE_MS / 1000.0, s->n_clients);
 			return;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+			/* A unix socket always has them; without, no rate per uid. */
+			rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO,
+					 "client refused: SO_PEERCRED: %s", strerror(errno));
+			(void)close(fd);
+			continue;
+		}
+		while (s->n_clients >= s->limits.max_clients) {
+			ssize_t v = pick_eviction(s, cred.uid, now_ms);
+			char why[96];
+
+			if (v < 0)
+				break;
+			snprintf(why, sizeof(why), "%s; disconnected to make room for a client of uid %ld",
+				 client_silent(s->clients[v]) ? "silent" : "its uid holds the most connections",
+				 (long)cred.uid);
+			s->evicted++;
+			drop_client(s, (size_t)v, LOG_NOTICE, why);
 		}
 		if (s->n_clients >= s->limits.max_clients) {
 			s->refused++;
 			rngd_log_limited(s->log, &s->refuse_rl, now_ms, LOG_WARNING, WHO,
-					 "client refused: %zu clients already (the cap)", s->n_clients);
+					 "client of uid %ld refused: %zu clients already (the cap), none silent for %.1f s",
+					 (long)cred.uid, s->n_clients, s->limits.stall_ms / 1000.0);
 			(void)close(fd);
 			continue;
 		}
@@ -264,15 +441,21 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 			(void)close(fd);
 			continue;
 		}
+		c->peer = peer_for(s, cred.uid, now_ms);
+		if (!c->peer) {
+			free(c);
+			(void)close(fd);
+			continue;
+		}
+		c->peer->conns++;
 		for (i = 0; i < EGD_MAX_CLIENTS && s->clients[i]; i++)
 			;
 		c->fd = fd;
 		c->id = ++s->next_id;
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
-			c->peer_pid = cred.pid;
-			c->peer_uid = cred.uid;
-		}
+		c->peer_pid = cred.pid;
+		c->peer_uid = cred.uid;
 		egd_conn_init(&c->conn, &s->limits, now_ms);
+		egd_conn_share_bucket(&c->conn, &c->peer->bucket);
 		egd_conn_prime(&c->conn, &s->limits);
 		s->clients[i] = c;
 		s->n_clients++;
@@ -408,7 +591,11 @@ size_t egd_server_pollfds(struct egd_server *s, struct pollfd *pfd, uint64_t now
 	size_t n = 0;
 	uint64_t next = UINT64_MAX;
 
-	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	if (s->accept_paused_until && now_ms >= s->accept_paused_until)
+		s->accept_paused_until = 0;
+	pfd[n++] = (struct pollfd){ .fd = s->listen_fd, .events = s->accept_paused_until ? 0 : POLLIN };
+	if (s->accept_paused_until)
+		next = s->accept_paused_until;
 	pfd[n++] = (struct pollfd){ .fd = s->wake_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
@@ -450,15 +637,26 @@ void egd_server_handle(struct egd_server *s, const struct pollfd *pfd, size_t n,
 			continue;
 		}
 		if (pfd[k].fd == s->listen_fd) {
-			accept_clients(s, now_ms);
+			if (!s->accept_paused_until)
+				accept_clients(s, now_ms);
 			continue;
 		}
 		/* Entries past the two fixed ones are clients, in pollfds() order. */
 		if (k >= 2 && k < 2 + EGD_MAX_CLIENTS) {
 			size_t i = s->poll_slot[k];
 
-			if (i < s->hi && s->clients[i] && s->clients[i]->fd == pfd[k].fd &&
-			    (pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (!(i < s->hi && s->clients[i] && s->clients[i]->fd == pfd[k].fd))
+				continue;
+			if ((pfd[k].revents & (POLLHUP | POLLERR)) && egd_conn_read_room(&s->clients[i]->conn) == 0) {
+				/* Its queue is full, so it is not read: a peer gone
+				 * shows only here, on every poll, until dropped. */
+				char why[96];
+
+				snprintf(why, sizeof(why), "hung up with %u requests queued", s->clients[i]->conn.q_count);
+				drop_client(s, i, LOG_INFO, why);
+				continue;
+			}
+			if (pfd[k].revents & (POLLIN | POLLHUP | POLLERR))
 				(void)read_client(s, i, now_ms);
 		}
 	}
@@ -598,6 +796,8 @@ void egd_server_close(struct egd_server *s)
 		free(s->clients);
 		s->clients = NULL;
 	}
+	free(s->peers);
+	s->peers = NULL;
 	if (s->poll_slot) {
 		free(s->poll_slot);
 		s->poll_slot = NULL;

@@ -36,6 +36,8 @@
 /* The group QEMU runs as on Debian and Fedora; used when it exists. */
 #define EGD_DEFAULT_SOCKET_GROUP "kvm"
 #define EGD_MAX_CLIENTS 4096u
+/* How long accepting pauses after accept4() failed for want of fds. */
+#define EGD_ACCEPT_PAUSE_MS 1000u
 
 struct egd_server_config {
 	const char *path;
@@ -47,11 +49,27 @@ struct egd_server_config {
 
 void egd_server_config_default(struct egd_server_config *cfg);
 
+/*
+ * What the server keeps per peer uid (SO_PEERCRED), beyond any one
+ * connection: the token bucket all its connections share, so a client
+ * that reconnects or opens more connections gets no more than the rate.
+ * Kept after its last connection closes; reused for another uid only once
+ * its bucket is full again (as good as new) or, with the table full, the
+ * one idle longest.
+ */
+struct egd_peer {
+	uid_t uid;
+	bool used;
+	unsigned int conns;           /* connections open now */
+	struct egd_bucket bucket;
+};
+
 struct egd_client {
 	int fd;
 	unsigned long id;             /* connection number, for logs */
 	pid_t peer_pid;               /* SO_PEERCRED, 0 if unknown */
 	uid_t peer_uid;
+	struct egd_peer *peer;
 	struct egd_conn conn;
 };
 
@@ -65,18 +83,21 @@ struct egd_server {
 	int wake_fd;                  /* eventfd: reserve data, stop, stats */
 	pid_t pid;
 	struct egd_client **clients;  /* EGD_MAX_CLIENTS slots, NULL when free */
+	struct egd_peer *peers;       /* EGD_MAX_CLIENTS, see struct egd_peer */
 	size_t n_clients;
 	size_t hi;                    /* slots in use are all below this */
 	size_t *poll_slot;            /* pollfds(): the slot of each client entry */
 	size_t rr;                    /* round-robin start for fairness */
 	unsigned long next_id;
-	uint64_t accepted, refused, dropped;
+	uint64_t accepted, refused, dropped, evicted;
 	uint64_t bytes_served_closed; /* by clients already gone */
 	pthread_mutex_t lock;         /* held while handling and for stats */
 	pthread_t thread;
 	bool running;
 	bool stop;
 	struct rngd_ratelimit refuse_rl;
+	uint64_t accept_paused_until; /* accept4() ran out of fds: 0 or when to try again */
+	uint64_t accept_pauses;
 };
 
 /*

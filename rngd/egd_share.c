@@ -37,6 +37,15 @@ static size_t share_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_m
 	}
 }
 
+static void reserve_put(void *ctx, const uint8_t *out, size_t len)
+{
+	struct egd_share *sh = ctx;
+	size_t n = egd_reserve_put(sh->reserve, out, len);
+
+	sh->bytes_to_reserve += n;
+	sh->bytes_lost_full += len - n;
+}
+
 static int share_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsigned int credit_bits)
 {
 	struct egd_share *sh = s->priv;
@@ -47,19 +56,28 @@ static int share_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsig
 		return sh->inner->ops->write(sh->inner, buf, len, credit_bits);
 	}
 	sh->last_write = EGD_ROUTE_RESERVE;
-	if (credit_bits == 0) {
-		sh->bytes_dropped += len;
-		return 0;
-	}
-	n = egd_reserve_put(sh->reserve, buf, len);
-	sh->bytes_to_reserve += n;
-	sh->bytes_dropped += len - n;
+	/* Only what is worth 8 bits a byte enters the reserve (egd_condense.h). */
+	n = egd_condense(&sh->condenser, buf, len, credit_bits, reserve_put, sh);
+	sh->bytes_dropped += n;
 	return 0;
+}
+
+/* The reserve pokes the loop's eventfd itself; only the inner sink may
+ * need an fd watched (a stalled pipe). */
+static int share_wait_fd(struct rng_sink *s, short *events)
+{
+	struct egd_share *sh = s->priv;
+
+	if (!sh->inner || !sh->inner->ops->wait_fd)
+		return -1;
+	return sh->inner->ops->wait_fd(sh->inner, events);
 }
 
 static void share_close(struct rng_sink *s)
 {
-	(void)s;
+	struct egd_share *sh = s->priv;
+
+	egd_condenser_destroy(&sh->condenser);
 }
 
 static const struct rng_sink_ops share_ops_template = {
@@ -67,6 +85,7 @@ static const struct rng_sink_ops share_ops_template = {
 	.demand = share_demand,
 	.write = share_write,
 	.close = share_close,
+	.wait_fd = share_wait_fd,
 };
 
 void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink *inner,
@@ -77,6 +96,8 @@ void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink 
 	sh->reserve = reserve;
 	sh->host_first = host_first;
 	sh->route = sh->last_write = EGD_ROUTE_NONE;
+	/* Without a hash only full-entropy parts can enter (the caller logs it). */
+	sh->condense_error = egd_condenser_init(&sh->condenser);
 	snprintf(sh->name, sizeof(sh->name), "%s%s", inner ? inner->ops->name : "", inner ? "+egd" : "egd");
 	/* Named after what it wraps ("kernel+egd"), so each has its own ops. */
 	sh->ops = share_ops_template;

@@ -14,6 +14,9 @@
  *   - Only credited bytes enter the reserve: a part written with 0 credit
  *     (a failed block mixed by --on-fail=mix, a source credited 0 such as
  *     sysstat, -t) is dropped, never served as entropy.
+ *   - Every byte in the reserve is worth 8 bits of credit: a part of less
+ *     than full credit is condensed with SHA-512 (rngd/egd_condense.h),
+ *     so the bytes served never exceed the bits credited / 8.
  *   - Each byte goes to one place: the sink or the reserve, never both.
  */
 #ifndef RNGD_EGD_SHARE_H
@@ -22,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rngd/egd_condense.h"
 #include "rngd/egd_reserve.h"
 #include "rngd/sink.h"
 
@@ -39,14 +43,18 @@ struct egd_share {
 	enum egd_share_route last_write;
 	char name[32];
 	struct rng_sink_ops ops;
-	uint64_t bytes_to_reserve;
-	uint64_t bytes_dropped;        /* 0-credit parts the reserve refused */
+	struct egd_condenser condenser;
+	int condense_error;            /* 0, or why only full-entropy parts pass */
+	uint64_t bytes_to_reserve;     /* bytes put into the reserve (condensed) */
+	uint64_t bytes_dropped;        /* input bytes not admitted: 0 credit, or no hash */
+	uint64_t bytes_lost_full;      /* admitted bytes the full reserve did not take */
 };
 
 /*
  * Make @out a sink that shares between @inner (may be NULL) and @reserve.
  * @host_first: @inner is the kernel sink (its demand always wins).
- * @sh must outlive @out; closing @out leaves @inner open.
+ * @sh must outlive @out; closing @out leaves @inner open and frees the
+ * condenser.
  */
 void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink *inner,
 		    struct egd_reserve *reserve, bool host_first);

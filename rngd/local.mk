@@ -8,6 +8,7 @@ RNGD_CORE_SOURCES = \
 	rngd/log.c rngd/log.h \
 	rngd/loop.c rngd/loop.h \
 	rngd/options.c rngd/options.h \
+	rngd/secret_mem.c rngd/secret_mem.h \
 	rngd/sink.h \
 	rngd/sink_file.c \
 	rngd/sink_null.c rngd/sink_null.h \

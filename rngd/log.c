@@ -30,6 +30,16 @@ void rngd_log_init(struct rngd_log *l, bool to_stderr, int max_level)
 		openlog("rngd", LOG_PID, LOG_DAEMON);
 }
 
+void rngd_log_set_level(struct rngd_log *l, int max_level)
+{
+	__atomic_store_n(&l->max_level, max_level, __ATOMIC_RELAXED);
+}
+
+static bool level_dropped(const struct rngd_log *l, int level)
+{
+	return level > __atomic_load_n(&l->max_level, __ATOMIC_RELAXED);
+}
+
 void rngd_log_close(struct rngd_log *l)
 {
 	if (!l->to_stderr)
@@ -42,7 +52,7 @@ static void log_va(struct rngd_log *l, int level, const char *who, const char *s
 {
 	char msg[1024];
 
-	if (level > l->max_level)
+	if (level_dropped(l, level))
 		return;
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	(void)pthread_mutex_lock(&l->lock);
@@ -88,7 +98,7 @@ bool rngd_log_limited(struct rngd_log *l, struct rngd_ratelimit *rl, uint64_t no
 	char suffix[80] = "";
 	va_list ap;
 
-	if (level > l->max_level)
+	if (level_dropped(l, level))
 		return false;
 	(void)pthread_mutex_lock(&l->lock);
 	bool allow = rngd_ratelimit_allow(rl, now_ms, &suppressed);

@@ -14,7 +14,9 @@
 
 struct rngd_log {
 	bool to_stderr;
-	int max_level;          /* LOG_ERR .. LOG_DEBUG: higher levels are dropped */
+	int max_level;          /* LOG_ERR .. LOG_DEBUG: higher levels are dropped;
+				 * read and written atomically (rngd_log_set_level):
+				 * SIGHUP changes it while reader threads log */
 	pthread_mutex_t lock;
 };
 
@@ -30,6 +32,8 @@ struct rngd_ratelimit {
 
 void rngd_log_init(struct rngd_log *l, bool to_stderr, int max_level);
 void rngd_log_close(struct rngd_log *l);
+/* Change the level while other threads log (SIGHUP). */
+void rngd_log_set_level(struct rngd_log *l, int max_level);
 
 void rngd_log(struct rngd_log *l, int level, const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

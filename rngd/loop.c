@@ -37,6 +37,9 @@
 #define HWRNG_CHECK_MS 5000u
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u
+/* While the kernel pool fills: zero-credit blocks cannot make it ready,
+ * so at most one of them a second, and never ahead of a credited one. */
+#define ZERO_CREDIT_PACE_MS 1000u
 
 static const char *const slot_state_names[] = {
 	[RNGD_SLOT_ACTIVE] = "active",
@@ -79,7 +82,40 @@ static void wake_main(struct rngd_loop *l)
 	(void)!write(l->event_fd, &one, sizeof(one));
 }
 
+/* True while the host's kernel pool is filling (credit counts): then
+ * credited blocks go first and only to the host (rngd.8). */
+static bool host_filling(const struct rngd_loop *l)
+{
+	struct rng_sink_counters c;
+
+	if (!l->host_sink || !l->host_sink->ops->counters)
+		return false;
+	l->host_sink->ops->counters(l->host_sink, &c);
+	return c.pool_phases && c.filling;
+}
+
 /* ---- 1. Reader threads ------------------------------------------------ */
+
+/*
+ * The slot's condition variable times out against CLOCK_MONOTONIC, the
+ * clock reader_pause() builds its deadlines from: with the default
+ * (CLOCK_REALTIME) every monotonic deadline lies decades in the past and
+ * each back-off returns at once, a busy loop.
+ */
+static int slot_cond_init(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+	int r;
+
+	r = pthread_condattr_init(&attr);
+	if (r != 0)
+		return -r;
+	r = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (r == 0)
+		r = pthread_cond_init(cond, &attr);
+	(void)pthread_condattr_destroy(&attr);
+	return -r;
+}
 
 /* Sleep up to @ms or until stop/reopen; returns with the lock released. */
 static void reader_pause(struct rngd_slot *s, unsigned int ms)
@@ -143,13 +179,17 @@ static void *reader_main(void *arg)
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	(void)pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, NULL);
 	for (;;) {
-		bool reopen, is_open, exhausted;
+		bool reopen, is_open, exhausted, full;
 		size_t need;
 		ssize_t n;
 
 		(void)pthread_mutex_lock(&s->lock);
-		while (!s->stop && !s->reopen && (s->count == RNGD_QUEUE_BLOCKS || s->exhausted))
+		while (!s->stop && !s->reopen && (s->count >= RNGD_QUEUE_BLOCKS || s->exhausted || s->paused))
 			(void)pthread_cond_wait(&s->cond, &s->lock);
+		if (s->flushed) {
+			s->flushed = false;
+			have = 0;
+		}
 		if (s->stop) {
 			(void)pthread_mutex_unlock(&s->lock);
 			break;
@@ -193,13 +233,28 @@ static void *reader_main(void *arg)
 			wake_main(l);
 		}
 
+		/*
+		 * Woken to re-open (SIGHUP) with the queue full or the source
+		 * paused: re-opened, but nothing is read until there is room
+		 * (reading on would overrun the queue, and read ahead of demand).
+		 */
+		(void)pthread_mutex_lock(&s->lock);
+		full = s->count >= RNGD_QUEUE_BLOCKS || s->paused;
+		(void)pthread_mutex_unlock(&s->lock);
+		if (full)
+			continue;
 		need = seeded ? FIPS_BLOCK_BYTES : FIPS_SEED_BYTES;
 		n = reader_read(s, blk.data + have, need - have);
 		if (n > 0) {
 			(void)pthread_mutex_lock(&s->lock);
 			s->bytes_read += (uint64_t)n;
 			have += (size_t)n;
-			if (have == need) {
+			if (s->flushed) {
+				/* Flushed while this block was being read: it
+				 * belongs to the period that was dropped. */
+				s->flushed = false;
+				have = 0;
+			} else if (have == need) {
 				blk.seed = !seeded;
 				s->ring[(s->head + s->count) % RNGD_QUEUE_BLOCKS] = blk;
 				s->count++;
@@ -208,8 +263,11 @@ static void *reader_main(void *arg)
 				backoff = RNGD_REOPEN_MIN_MS;
 			}
 			(void)pthread_mutex_unlock(&s->lock);
-			if (have == 0)
+			if (have == 0) {
+				/* The queue holds its own copy now. */
+				explicit_bzero(&blk, sizeof(blk));
 				wake_main(l);
+			}
 			continue;
 		}
 		/* End of data or an error: close, and re-open after a pause
@@ -226,15 +284,18 @@ static void *reader_main(void *arg)
 		(void)pthread_mutex_unlock(&s->lock);
 		reader_close(s);
 		have = 0;
+		explicit_bzero(&blk, sizeof(blk));
 		wake_main(l);
 		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS : backoff);
 		if (n < 0)
 			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
 	}
+	explicit_bzero(&blk, sizeof(blk));
 	return NULL;
 }
 
 /* ---- 2. Gate and credit ----------------------------------------------- */
+
 
 
 static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
@@ -244,6 +305,7 @@ static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 	(void)pthread_mutex_lock(&s->lock);
 	if (s->count > 0) {
 		*out = s->ring[s->head];
+		explicit_bzero(&s->ring[s->head], sizeof(s->ring[s->head]));
 		s->head = (s->head + 1) % RNGD_QUEUE_BLOCKS;
 		s->count--;
 		got = true;
@@ -253,14 +315,49 @@ static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 	return got;
 }
 
-/* Drop what a failing source queued: read in its bad period, never credited. */
-static void slot_flush(struct rngd_slot *s)
+/* Drop what a failing source queued (and the block it is reading): read
+ * in its bad period, never credited. @pause: read nothing more until
+ * slot_resume(). */
+static void slot_flush_pause(struct rngd_slot *s, bool pause)
 {
 	(void)pthread_mutex_lock(&s->lock);
+	explicit_bzero(s->ring, sizeof(s->ring));
 	s->head = 0;
 	s->count = 0;
+	s->flushed = true;
+	s->paused = pause;
 	(void)pthread_cond_signal(&s->cond);
 	(void)pthread_mutex_unlock(&s->lock);
+}
+
+static void slot_flush(struct rngd_slot *s)
+{
+	slot_flush_pause(s, false);
+}
+
+/*
+ * Quarantine: the reader stops, and what it queued is dropped; rngd.8
+ * promises the source "is not read until its re-test time".
+ */
+static void slot_quarantine_wait(struct rngd_slot *s, uint64_t retest_at_ms)
+{
+	s->retest_at_ms = retest_at_ms;
+	s->retest_waiting = true;
+	slot_flush_pause(s, true);
+}
+
+/* The re-test is due: flush once more and let the reader read fresh data,
+ * so the re-test block is one read after this point. */
+static void resume_due_retests(struct rngd_loop *l, uint64_t now)
+{
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started || !s->retest_waiting || now < s->retest_at_ms)
+			continue;
+		s->retest_waiting = false;
+		slot_flush_pause(s, false);
+	}
 }
 
 /* A new device behind the same source: what was queued came from the old
@@ -272,6 +369,7 @@ void rngd_slot_reset_gate(struct rngd_slot *slot)
 		fips_gate_reset(&slot->gate);
 	slot->fails_in_row = 0;
 	slot->quarantined = false;
+	slot->retest_waiting = false;
 }
 
 static bool slot_has_block(struct rngd_slot *s)
@@ -289,14 +387,23 @@ static bool slot_has_block(struct rngd_slot *s)
 static struct rngd_slot *pick_slot(struct rngd_loop *l, uint64_t now)
 {
 	struct rngd_slot *best = NULL;
+	bool filling = host_filling(l), best_credited = false;
 
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
+		bool credited;
 
-		if (!s->started || (s->quarantined && now < s->retest_at_ms) || !slot_has_block(s))
+		if (!s->started || s->retest_waiting || !slot_has_block(s))
 			continue;
-		if (!best || s->src.priority > best->src.priority)
+		credited = !l->cfg.test_mode && credit_entropy_per_bit(&s->src, s->credit_explicit) > 0;
+		if (filling && !credited && now < l->zero_credit_not_before_ms)
+			continue;
+		/* Filling: a credited source beats any zero-credit one. */
+		if (!best || (filling && credited && !best_credited) ||
+		    ((!filling || credited == best_credited) && s->src.priority > best->src.priority)) {
 			best = s;
+			best_credited = credited;
+		}
 	}
 	return best;
 }
@@ -353,7 +460,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 	if (s->quarantined) {
 		s->retest_backoff_ms = s->retest_backoff_ms * 2 > l->cfg.retest_max_ms ?
 			l->cfg.retest_max_ms : s->retest_backoff_ms * 2;
-		s->retest_at_ms = now + s->retest_backoff_ms;
+		slot_quarantine_wait(s, now + s->retest_backoff_ms);
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_WARNING, s->src.name,
 				 "re-test block failed (%s); still quarantined, next re-test in %.1f s", tests,
 				 s->retest_backoff_ms / 1000.0);
@@ -361,8 +468,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 		s->quarantined = true;
 		s->stats.quarantines++;
 		s->retest_backoff_ms = l->cfg.retest_min_ms;
-		s->retest_at_ms = now + s->retest_backoff_ms;
-		slot_flush(s);
+		slot_quarantine_wait(s, now + s->retest_backoff_ms);
 		rngd_log(l->log, LOG_WARNING, s->src.name,
 			 "quarantined after %u failed blocks in a row (last: %s); re-test in %.1f s",
 			 s->fails_in_row, tests, s->retest_backoff_ms / 1000.0);
@@ -373,25 +479,25 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
 				 "block failed (%s), %u in a row; not credited", tests, s->fails_in_row);
 	}
-	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode) {
+	/* While the pool fills, mixing waits its turn like any zero-credit
+	 * block: a failed block that comes too soon is dropped, not queued
+	 * ahead of credited ones. */
+	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode &&
+	    !(host_filling(l) && now < l->zero_credit_not_before_ms))
 		set_pending(l, s, b->data, 0, true);
-	}
 }
 
-static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
+static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b, uint64_t now)
 {
-	struct rngd_block b;
-	unsigned int mask;
+	unsigned int mask, credit;
 
-	if (!slot_take(s, &b))
-		return;
-	if (b.seed) {
-		fips_gate_seed(&s->gate, b.data);
+	if (b->seed) {
+		fips_gate_seed(&s->gate, b->data);
 		return;
 	}
-	mask = fips_gate_check(&s->gate, b.data);
+	mask = fips_gate_check(&s->gate, b->data);
 	if (mask) {
-		block_failed(l, s, &b, mask, now);
+		block_failed(l, s, b, mask, now);
 		return;
 	}
 	s->stats.blocks_passed++;
@@ -402,19 +508,52 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
-	set_pending(l, s, b.data, l->cfg.test_mode ? 0 : credit_bits_for(FIPS_BLOCK_BYTES, s->src.entropy_per_bit),
-		    false);
+	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->credit_explicit));
+	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);
+}
+
+/* Tested bytes never outlive their use: the stack copy is wiped here, the
+ * queue entry in slot_take(), the pending block once written. */
+static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
+{
+	struct rngd_block b;
+
+	if (!slot_take(s, &b))
+		return;
+	gate_block(l, s, &b, now);
+	explicit_bzero(&b, sizeof(b));
 }
 
 /* ---- 3. Sink ---------------------------------------------------------- */
 
 static void update_status(struct rngd_loop *l);
 
+/*
+ * The host sink's running count of credit its consumer took. A sink
+ * without counters (a test's) counts what it is handed: @handed is then
+ * the count's rise for the write about to be accounted. With -o none
+ * (EGD only), nothing is credited to any pool.
+ */
+static uint64_t host_bits_counted(struct rngd_loop *l, unsigned int handed)
+{
+	struct rng_sink_counters c;
+
+	if (!l->host_sink || !l->host_sink->ops->counters) {
+		if (l->host_sink && l->sink == l->host_sink)
+			l->host_fallback_count += handed;
+		return l->host_fallback_count;
+	}
+	l->host_sink->ops->counters(l->host_sink, &c);
+	return c.bits_counted;
+}
+
 static int write_pending(struct rngd_loop *l, size_t demand)
 {
 	size_t left = l->pending_len - l->pending_off;
 	size_t part = left;
-	unsigned int credit;
+	unsigned int credit, counted;
+	uint64_t counted_before;
+	bool filling;
 	int r;
 
 	if (part > l->cfg.random_step)
@@ -422,16 +561,22 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 	if (part > demand)
 		part = demand;
 	credit = credit_split(l->pending_credit, left, part);
+	filling = host_filling(l);
+	counted_before = host_bits_counted(l, 0);
 	r = l->sink->ops->write(l->sink, l->pending + l->pending_off, part, credit);
 	if (r < 0) {
 		l->sink_stats.write_errors++;
 		return r;
 	}
+	/* What the host's sink really counted, not what was claimed. */
+	counted = (unsigned int)(host_bits_counted(l, credit) - counted_before);
 	l->sink_stats.writes++;
 	l->sink_stats.bytes_written += part;
-	l->sink_stats.bits_credited += credit;
+	l->sink_stats.bits_credited += counted;
+	if (filling && l->pending_credit == 0)
+		l->zero_credit_not_before_ms = rngd_now_ms() + ZERO_CREDIT_PACE_MS;
 	if (l->pending_slot) {
-		l->pending_slot->stats.bits_credited += credit;
+		l->pending_slot->stats.bits_credited += counted;
 		if (l->pending_failed)
 			l->pending_slot->stats.bytes_mixed += part;
 		else
@@ -454,6 +599,23 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 }
 
 /* ---- 5. Periodic jobs ------------------------------------------------- */
+
+/* The host sink's phase counters and the EGD server's, into sink_stats. */
+static void refresh_sink_stats(struct rngd_loop *l)
+{
+	struct rngd_sink_stats *st = &l->sink_stats;
+	struct rng_sink_counters c = { 0 };
+
+	if (l->host_sink && l->host_sink->ops->counters)
+		l->host_sink->ops->counters(l->host_sink, &c);
+	st->pool_phases = c.pool_phases;
+	st->filling = c.filling;
+	st->bytes_filling = c.bytes_filling;
+	st->bytes_after_ready = c.bytes_after_ready;
+	st->reseeds = c.reseeds;
+	st->egd = l->egd_bytes_served != NULL;
+	st->egd_bytes_served = st->egd ? l->egd_bytes_served(l->log_stats_ctx) : 0;
+}
 
 static void sync_reader_counters(struct rngd_slot *s)
 {
@@ -478,10 +640,9 @@ void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "%s: %s, %s", why,
 			 rngd_slot_state_name(rngd_slot_state(s)), line);
 	}
-	rngd_log(l->log, LOG_NOTICE, "rngd",
-		 "%s: sink %s: bytes written %" PRIu64 ", bits credited %" PRIu64 ", write errors %" PRIu64,
-		 why, l->sink->ops->name, l->sink_stats.bytes_written, l->sink_stats.bits_credited,
-		 l->sink_stats.write_errors);
+	refresh_sink_stats(l);
+	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
+	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->ops->name, line);
 	if (l->log_stats_extra)
 		l->log_stats_extra(l->log_stats_ctx, why);
 }
@@ -501,6 +662,7 @@ static void write_stats_file(struct rngd_loop *l, uint64_t now)
 		e[n++] = (struct rngd_stats_entry){ s->src.name, &s->stats,
 						    rngd_slot_state_name(rngd_slot_state(s)) };
 	}
+	refresh_sink_stats(l);
 	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->ops->name);
 	if (r < 0)
 		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s: %s",
@@ -528,6 +690,8 @@ static void print_rates(struct rngd_loop *l, uint64_t now)
 
 static void update_status(struct rngd_loop *l)
 {
+	const struct rngd_sink_stats *ss;
+	char egd[80] = "";
 	char names[256] = "";
 	size_t off = 0;
 
@@ -545,7 +709,19 @@ static void update_status(struct rngd_loop *l)
 				     rngd_slot_state_name(st));
 		off += n > 0 ? (size_t)n : 0;
 	}
-	notify_status("sources: %s; %" PRIu64 " bits credited", off ? names : "none", l->sink_stats.bits_credited);
+	refresh_sink_stats(l);
+	ss = &l->sink_stats;
+	if (ss->egd)
+		(void)snprintf(egd, sizeof(egd), "; %" PRIu64 " bytes served to EGD clients", ss->egd_bytes_served);
+	if (!ss->pool_phases)
+		notify_status("sources: %s; %" PRIu64 " bits credited%s", off ? names : "none", ss->bits_credited, egd);
+	else if (ss->filling)
+		notify_status("sources: %s; pool filling: %" PRIu64 " bits credited%s", off ? names : "none",
+			      ss->bits_credited, egd);
+	else
+		notify_status("sources: %s; pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
+			      " bytes mixed since, %" PRIu64 " reseeds%s", off ? names : "none", ss->bits_credited,
+			      ss->bytes_after_ready, ss->reseeds, egd);
 }
 
 struct periodic {
@@ -644,6 +820,7 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	memset(l, 0, sizeof(*l));
 	l->log = log;
 	l->sink = sink;
+	l->host_sink = sink;
 	l->slots = slots;
 	l->n_slots = n_slots;
 	l->cfg = *cfg;
@@ -670,7 +847,9 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 
 		s->loop = l;
 		(void)pthread_mutex_init(&s->lock, NULL);
-		(void)pthread_cond_init(&s->cond, NULL);
+		r = slot_cond_init(&s->cond);
+		if (r < 0)
+			return r;
 		fips_gate_config_default(&gc);
 		r = fips_gate_init(&s->gate, &gc);
 		if (r < 0)
@@ -719,7 +898,8 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 			s->is_open = true;
 			s->reopens = 1;
 			rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
-				 s->src.why[0] ? " " : "", s->src.why, s->src.entropy_per_bit, s->src.priority);
+				 s->src.why[0] ? " " : "", s->src.why,
+				 credit_entropy_per_bit(&s->src, s->credit_explicit), s->src.priority);
 		}
 		usable++;
 	}
@@ -748,6 +928,8 @@ static int start_threads(struct rngd_loop *l)
  * and as long again to act on a cancel. */
 #define READER_STOP_GRACE_MS 300
 
+/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
+ * clock attribute for joins): its deadline must come from that clock. */
 static void deadline_after_ms(struct timespec *t, long ms)
 {
 	(void)clock_gettime(CLOCK_REALTIME, t);
@@ -847,7 +1029,7 @@ static void handle_signals(struct rngd_loop *l)
 int rngd_loop_run(struct rngd_loop *l)
 {
 	struct periodic p = { 0 };
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	int exit_code = RNGD_EXIT_OK;
 	uint64_t wd_usec;
 
@@ -872,6 +1054,7 @@ int rngd_loop_run(struct rngd_loop *l)
 			break;
 		now = rngd_now_ms();
 		next = run_periodic(l, &p, now);
+		resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);
 		if (demand > 0) {
@@ -898,8 +1081,11 @@ int rngd_loop_run(struct rngd_loop *l)
 		}
 		/* Nothing to do now: wait for a signal, a block, or a deadline. */
 		for (size_t i = 0; i < l->n_slots; i++)
-			if (l->slots[i].started && l->slots[i].quarantined)
+			if (l->slots[i].started && l->slots[i].retest_waiting)
 				next = min_u64(next, l->slots[i].retest_at_ms);
+		/* Zero-credit blocks held back while the pool fills. */
+		if (demand > 0 && l->zero_credit_not_before_ms > now && host_filling(l))
+			next = min_u64(next, l->zero_credit_not_before_ms);
 		if (next == UINT64_MAX || next == RNG_SINK_NEVER)
 			timeout = -1;
 		else if (next <= now)
@@ -908,7 +1094,12 @@ int rngd_loop_run(struct rngd_loop *l)
 			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
-		if (poll(pfd, 2, timeout) > 0 && (pfd[1].revents & POLLIN)) {
+		/* A stalled sink (a pipe nobody reads) is waited for here, beside
+		 * the signals, never inside its write(). */
+		pfd[2] = (struct pollfd){ .fd = -1 };
+		if (demand == 0 && l->sink->ops->wait_fd)
+			pfd[2].fd = l->sink->ops->wait_fd(l->sink, &pfd[2].events);
+		if (poll(pfd, 3, timeout) > 0 && (pfd[1].revents & POLLIN)) {
 			uint64_t v;
 
 			(void)!read(l->event_fd, &v, sizeof(v));
@@ -948,6 +1139,9 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		s->is_open = false;
 		if (s->stuck)
 			continue;
+		/* Tested bytes still queued: nobody will read them now. */
+		explicit_bzero(s->ring, sizeof(s->ring));
+		s->count = 0;
 		if (s->gate_ready)
 			fips_gate_destroy(&s->gate);
 		s->gate_ready = false;

@@ -52,6 +52,8 @@ struct rngd_slot {
 	struct rngd_loop *loop;
 	bool enabled;
 	bool explicit;                 /* named by -r/-n/-O: failures are warnings */
+	bool credit_explicit;          /* -O SRC:entropy_per_bit given: the source's
+					* default_credit() does not apply */
 	bool started;                  /* has a reader thread */
 	bool abandoned;                /* its thread was cancelled inside a source
 					* call: the source's state is unknown, so
@@ -67,6 +69,8 @@ struct rngd_slot {
 	struct rngd_block ring[RNGD_QUEUE_BLOCKS];
 	unsigned int head, count;
 	bool stop, reopen, is_open, exhausted;
+	bool paused;                   /* quarantined: read nothing until the re-test */
+	bool flushed;                  /* the queue was dropped: so is a partial block */
 	uint64_t bytes_read, reopens, read_errors;
 	struct rngd_ratelimit reader_rl;
 
@@ -75,6 +79,7 @@ struct rngd_slot {
 	bool gate_ready;
 	unsigned int fails_in_row;
 	bool quarantined;
+	bool retest_waiting;           /* quarantined, reader paused until retest_at_ms */
 	uint64_t retest_at_ms;
 	unsigned int retest_backoff_ms;
 	struct rngd_source_stats stats;
@@ -101,6 +106,9 @@ struct rngd_loop {
 	struct rngd_slot *slots;
 	size_t n_slots;
 	struct rng_sink *sink;
+	/* The host's own sink inside @sink (the EGD sharing sink wraps it),
+	 * whose counters say what the kernel took; NULL with -o none. */
+	struct rng_sink *host_sink;
 	struct hwrng_quality *hwq;     /* NULL unless rngd took rng_quality */
 	struct rngd_slot *hwrng_slot;  /* the slot hwq watches */
 	rngd_reload_fn reload;
@@ -108,6 +116,8 @@ struct rngd_loop {
 	/* More lines for SIGUSR1 and the summary (the EGD server's clients). */
 	void (*log_stats_extra)(void *ctx, const char *why);
 	void *log_stats_ctx;
+	/* Bytes served to EGD clients so far (NULL: no EGD socket). */
+	uint64_t (*egd_bytes_served)(void *ctx);
 
 	int signal_fd, event_fd;
 	bool stopping;
@@ -120,6 +130,10 @@ struct rngd_loop {
 	struct rngd_slot *pending_slot;
 
 	struct rngd_sink_stats sink_stats;
+	/* While the kernel pool fills, zero-credit blocks wait until then
+	 * (at most one a ZERO_CREDIT_PACE_MS): credited ones go first. */
+	uint64_t zero_credit_not_before_ms;
+	uint64_t host_fallback_count;  /* a host sink without counters() */
 	uint64_t start_ms;
 	bool ready;
 	bool none_left_logged;

@@ -7,10 +7,13 @@
  *   4. privileges dropped (-D), and only then the reader threads start,
  *      so none of them ever runs with more than CAP_SYS_ADMIN;
  *   5. the loop, until SIGTERM/SIGINT; then rng_quality restored.
+ * SIGTERM/SIGINT during 1-4 are answered by the start-up watch
+ * (rngd/startup_watch.h): exit 0 with a summary, whatever step hangs.
  * The only process-wide state of the daemon lives in this file.
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -25,15 +28,18 @@
 #include "rngd/egd_reserve.h"
 #include "rngd/egd_server.h"
 #include "rngd/egd_share.h"
+#include "rngd/file_kind.h"
 #include "rngd/hwrng_quality.h"
 #include "rngd/log.h"
 #include "rngd/loop.h"
 #include "rngd/notify.h"
 #include "rngd/options.h"
 #include "rngd/privs.h"
+#include "rngd/secret_mem.h"
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
 #include "rngd/source_set.h"
+#include "rngd/startup_watch.h"
 
 struct rngd {
 	int argc;
@@ -48,14 +54,79 @@ struct rngd {
 	struct rngd_loop loop;
 	struct hwrng_quality hwq;
 	bool hwq_taken;
-	int pidfile_fd;	/* The EGD server (--egd-socket): its reserve, and the sink the loop
+	int pidfile_fd;
+	/* The EGD server (--egd-socket): its reserve, and the sink the loop
 	 * feeds, which shares between the real sink and the reserve. */
 	struct egd_reserve egd_reserve;
 	struct egd_server egd;
 	struct egd_share egd_share;
 	struct rng_sink egd_sink;
 	bool egd_open;
+	/* Answers SIGTERM/SIGINT until the loop runs. What its stop callback
+	 * reads (log_ready, log, sink_open, sink, hwq_taken, hwq, egd_open)
+	 * changes only under its lock. */
+	struct rngd_startup_watch watch;
+	bool log_ready;
 };
+
+/* A usage error on one line: a value or a config line may hold control
+ * characters (a stray CR, an escape sequence) that must not reach the
+ * terminal as such. */
+static void one_line(char *err)
+{
+	for (char *p = err; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = '?';
+}
+
+static void print_error_line(char *err)
+{
+	one_line(err);
+	fprintf(stderr, "rngd: %s\n", err);
+}
+
+static void watch_lock(struct rngd *d)
+{
+	rngd_startup_watch_lock(&d->watch);
+}
+
+static void watch_unlock(struct rngd *d)
+{
+	rngd_startup_watch_unlock(&d->watch);
+}
+
+static void phase(struct rngd *d, const char *what)
+{
+	rngd_startup_watch_phase(&d->watch, what);
+}
+
+/*
+ * SIGTERM or SIGINT before the loop runs, from the start-up watch's
+ * thread while the main thread may be stuck anywhere (a TPM call, a name
+ * service, an open()): undo what outlives the process and _exit() at once.
+ * Nothing was read from any source yet, so nothing was credited.
+ */
+static void stop_during_startup(void *ctx, const char *signal_name, const char *during)
+{
+	struct rngd *d = ctx;
+
+	if (!d->log_ready)
+		rngd_log_init(&d->log, true, LOG_NOTICE);
+	rngd_log(&d->log, LOG_NOTICE, "rngd", "%s received while %s; exiting", signal_name, during);
+	rngd_log(&d->log, LOG_NOTICE, "rngd",
+		 "summary: sink %s: bytes written 0, bits credited 0, write errors 0 (stopped during start-up)",
+		 d->sink_open ? d->sink.ops->name : "none");
+	if (d->hwq_taken) {
+		hwrng_quality_restore(&d->hwq);
+		if (d->hwq.note[0])
+			rngd_log(&d->log, LOG_NOTICE, "hwrng", "%s", d->hwq.note);
+	}
+	if (d->egd_open && d->opts.egd_socket)
+		(void)unlink(d->opts.egd_socket);
+	notify_stopping();
+	(void)fflush(stdout);
+	_exit(RNGD_EXIT_OK);
+}
 
 static bool sink_is_none(const struct rngd_options *o)
 {
@@ -103,6 +174,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 	if (r == 0)
 		r = rngd_source_set_reapply(&fresh, d->slots, d->n_slots, err);
 	if (r < 0) {
+		one_line(err);
 		rngd_log(&d->log, LOG_ERR, "rngd", "%s", err);
 		rngd_options_free(&fresh);
 		return r;
@@ -117,7 +189,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 		egd_limits_from(&lim, &d->opts);
 		egd_server_set_limits(&d->egd, &lim);
 	}
-	d->log.max_level = log_level(&d->opts);
+	rngd_log_set_level(&d->log, log_level(&d->opts));
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
 }
@@ -140,6 +212,15 @@ static int open_sink(struct rngd *d)
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
 		struct rng_sink_kernel_config kc;
 
+		/* Its ioctls would fail at the first write, maybe a minute on.
+		 * /dev/null stays allowed: tests use it as a kernel sink that
+		 * must never be written to. */
+		if (!file_kind_is_random_device(&st) && !file_kind_is_dev_null(&st)) {
+			rngd_log(&d->log, LOG_ERR, "rngd",
+				 "sink %s: a character device but not the kernel's random device (1:8 or 1:9)", path);
+			return -ENOTTY;
+		}
+
 		rng_sink_kernel_config_default(&kc);
 		kc.device = path;
 		kc.topup_interval_s = d->opts.topup_interval_s;
@@ -149,13 +230,26 @@ static int open_sink(struct rngd *d)
 		d->sink_is_kernel = true;
 	} else {
 		r = rng_sink_file_open(&d->sink, path);
+		if (r == 0 && strcmp(path, "-") != 0) {
+			const char *kernel_fs = file_kind_kernel_fs_at(path);
+
+			if (kernel_fs) {
+				d->sink.ops->close(&d->sink);
+				rngd_log(&d->log, LOG_ERR, "rngd",
+					 "sink %s: a kernel file (%s), not a file to write random bytes to", path,
+					 kernel_fs);
+				return -EINVAL;
+			}
+		}
 	}
 	if (r < 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "cannot open the %s sink %s: %s",
 			 d->sink_is_kernel ? "kernel" : "file", path, strerror(-r));
 		return r;
 	}
+	watch_lock(d);
 	d->sink_open = true;
+	watch_unlock(d);
 	if (d->sink_is_kernel) {
 		char how[160];
 
@@ -183,15 +277,19 @@ static void take_hwrng_quality(struct rngd *d)
 		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
 		return;
 	}
+	/* Held until hwq_taken says what the stop callback must restore. */
+	watch_lock(d);
 	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs,
 			       d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR);
 	if (r < 0) {
 		rngd_log(&d->log, LOG_WARNING, hw->src.name,
 			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
 			 strerror(-r));
+		watch_unlock(d);
 		return;
 	}
 	d->hwq_taken = true;
+	watch_unlock(d);
 	d->loop.hwq = &d->hwq;
 	d->loop.hwrng_slot = hw;
 	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
@@ -240,15 +338,23 @@ static void select_hwrng(struct rngd *d)
 	rngd_log(&d->log, LOG_NOTICE, "hwrng", "HRNGSELECT: %s written to %s", d->opts.hwrng_select, path);
 }
 
+static uint64_t egd_served(void *ctx)
+{
+	struct rngd *d = ctx;
+
+	return egd_server_bytes_served(&d->egd);
+}
+
 static void log_egd_stats(void *ctx, const char *why)
 {
 	struct rngd *d = ctx;
 
 	egd_server_log_stats(&d->egd, why);
 	rngd_log(&d->log, LOG_NOTICE, "egd",
-		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 ", dropped (0 credit) %" PRIu64, why,
+		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 " (condensed from %" PRIu64
+		 " credited bits), dropped (0 credit) %" PRIu64, why,
 		 d->egd_share.inner ? d->egd_share.inner->ops->name : "none", d->egd_share.bytes_to_reserve,
-		 d->egd_share.bytes_dropped);
+		 d->egd_share.condenser.bits_in, d->egd_share.bytes_dropped);
 }
 
 /* As root, before privileges drop: the socket is bound, chmod'ed and
@@ -276,7 +382,13 @@ static int open_egd(struct rngd *d)
 	}
 	egd_share_open(&d->egd_sink, &d->egd_share, d->sink_open ? &d->sink : NULL, &d->egd_reserve,
 		       d->sink_is_kernel);
+	if (d->egd_share.condense_error)
+		rngd_log(&d->log, LOG_WARNING, "egd",
+			 "cannot condense with SHA-512 (%s): only sources credited 1.0 entropy per bit feed the reserve",
+			 strerror(-d->egd_share.condense_error));
+	watch_lock(d);
 	d->egd_open = true;
+	watch_unlock(d);
 	return 0;
 }
 
@@ -284,13 +396,14 @@ static int lock_pidfile(struct rngd *d)
 {
 	const char *path = d->opts.pidfile;
 	pid_t holder = 0;
+	char why[160];
 	int fd;
 
 	if (!path && !d->opts.foreground && !d->opts.test_mode)
 		path = RNGD_DEFAULT_PIDFILE;
 	if (!path)
 		return 0;
-	fd = pidfile_lock(path, &holder);
+	fd = pidfile_lock_why(path, &holder, why, sizeof(why));
 	if (fd == -EEXIST) {
 		if (holder)
 			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd (pid %ld) holds %s; exiting",
@@ -300,11 +413,70 @@ static int lock_pidfile(struct rngd *d)
 		return RNGD_EXIT_RUNNING;
 	}
 	if (fd < 0) {
-		rngd_log(&d->log, LOG_ERR, "rngd", "pid file %s: %s", path, strerror(-fd));
+		rngd_log(&d->log, LOG_ERR, "rngd", "pid file %s: %s", path, why);
 		return RNGD_EXIT_FAILURE;
 	}
 	d->pidfile_fd = fd;
 	return 0;
+}
+
+/*
+ * Each -r path that exists is something a file source can read: a
+ * regular file, a FIFO or a character device, and no kernel file (reading
+ * /proc/kmsg consumes the kernel's log). A missing one is waited for.
+ * Exit code, 0 if fine.
+ */
+static int check_file_sources(const struct rngd_options *o)
+{
+	for (size_t i = 0; i < o->n_source_args; i++) {
+		const char *path = o->source_args[i].text;
+		const char *kernel_fs;
+		struct stat st;
+
+		if (o->source_args[i].kind != RNGD_SRC_FILE || stat(path, &st) < 0)
+			continue;
+		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)) {
+			fprintf(stderr, "rngd: -r %s: is %s, not a regular file, FIFO or character device\n", path,
+				file_kind_name(st.st_mode));
+			return RNGD_EXIT_USAGE;
+		}
+		kernel_fs = S_ISREG(st.st_mode) ? file_kind_kernel_fs_at(path) : NULL;
+		if (kernel_fs) {
+			fprintf(stderr, "rngd: -r %s: is a kernel file (%s), not an entropy source\n", path, kernel_fs);
+			return RNGD_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* -D names a user (and group) that exist: a bad -D is a usage error,
+ * found before anything is opened. Exit code, 0 if fine. */
+static int check_user(const char *user_group)
+{
+	const char *unknown;
+	const char *colon = strchr(user_group, ':');
+	uid_t uid;
+	gid_t gid;
+	int r;
+
+	r = privs_resolve(user_group, &uid, &gid, &unknown);
+	if (r == 0)
+		return 0;
+	if (r == -ESRCH && unknown && strcmp(unknown, "group") == 0) {
+		fprintf(stderr, "rngd: -D %s: no group '%s'\n", user_group, colon + 1);
+		return RNGD_EXIT_USAGE;
+	}
+	if (r == -ESRCH) {
+		fprintf(stderr, "rngd: -D %s: no user '%.*s'\n", user_group,
+			(int)(colon ? (size_t)(colon - user_group) : strlen(user_group)), user_group);
+		return RNGD_EXIT_USAGE;
+	}
+	if (r == -EINVAL) {
+		fprintf(stderr, "rngd: -D %s: needs USER or USER:GROUP\n", user_group);
+		return RNGD_EXIT_USAGE;
+	}
+	fprintf(stderr, "rngd: -D %s: cannot look the name up: %s\n", user_group, strerror(-r));
+	return RNGD_EXIT_FAILURE;
 }
 
 static int run(struct rngd *d)
@@ -315,7 +487,7 @@ static int run(struct rngd *d)
 
 	r = rngd_source_set_build(&d->opts, &d->slots, &d->n_slots, err);
 	if (r < 0) {
-		fprintf(stderr, "rngd: %s\n", err);
+		print_error_line(err);
 		return RNGD_EXIT_USAGE;
 	}
 	if (d->opts.list) {
@@ -324,22 +496,42 @@ static int run(struct rngd *d)
 	}
 	if (d->opts.option_help) {
 		if (rngd_compat_print_keys(stdout, d->opts.option_help, d->slots, d->n_slots, err) < 0) {
-			fprintf(stderr, "rngd: %s\n", err);
+			print_error_line(err);
 			return RNGD_EXIT_USAGE;
 		}
 		return RNGD_EXIT_OK;
 	}
-	rngd_log_init(&d->log, d->opts.foreground || d->opts.test_mode, log_level(&d->opts));
-	log_compat_notes(d);
-	if (!d->opts.foreground && !d->opts.test_mode && daemon(0, 0) < 0) {
-		rngd_log(&d->log, LOG_ERR, "rngd", "cannot become a daemon: %s", strerror(errno));
-		return RNGD_EXIT_FAILURE;
+	r = check_file_sources(&d->opts);
+	if (r != 0)
+		return r;
+	if (d->opts.user) {
+		phase(d, "looking up the -D user");
+		r = check_user(d->opts.user);
+		if (r != 0)
+			return r;
 	}
+	watch_lock(d);
+	rngd_log_init(&d->log, d->opts.foreground || d->opts.test_mode, log_level(&d->opts));
+	d->log_ready = true;
+	watch_unlock(d);
+	log_compat_notes(d);
+	if (!d->opts.foreground && !d->opts.test_mode) {
+		/* Threads do not survive fork(): the child starts its own watch. */
+		rngd_startup_watch_stop(&d->watch);
+		if (daemon(0, 0) < 0) {
+			rngd_log(&d->log, LOG_ERR, "rngd", "cannot become a daemon: %s", strerror(errno));
+			return RNGD_EXIT_FAILURE;
+		}
+		(void)rngd_startup_watch_start(&d->watch);
+	}
+	phase(d, "locking the pid file");
 	r = lock_pidfile(d);
 	if (r != 0)
 		return r;
+	phase(d, "opening the sink");
 	if (open_sink(d) < 0)
 		return RNGD_EXIT_FAILURE;
+	phase(d, "opening the EGD socket");
 	if (d->opts.egd_socket && open_egd(d) < 0)
 		return RNGD_EXIT_FAILURE;
 	loop_config_from(&lc, &d->opts);
@@ -356,22 +548,31 @@ static int run(struct rngd *d)
 		egd_reserve_set_want_wake(&d->egd_reserve, d->loop.event_fd);
 		d->loop.log_stats_extra = log_egd_stats;
 		d->loop.log_stats_ctx = d;
+		d->loop.egd_bytes_served = egd_served;
+		/* What the host's pool took is counted by the sink inside. */
+		d->loop.host_sink = d->sink_open ? &d->sink : NULL;
 	}
 	select_hwrng(d);
+	phase(d, "opening the sources");
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
 		return RNGD_EXIT_FAILURE;
 	}
 	take_hwrng_quality(d);
 	if (d->opts.user) {
+		phase(d, "dropping privileges");
 		r = privs_drop(d->opts.user);
 		if (r < 0) {
 			rngd_log(&d->log, LOG_ERR, "rngd", "cannot drop privileges to %s: %s", d->opts.user,
-				 strerror(-r));
+				 r == -ESRCH ? "the user or group is gone since start-up" : strerror(-r));
 			return RNGD_EXIT_FAILURE;
 		}
 		rngd_log(&d->log, LOG_INFO, "rngd", "running as %s with CAP_SYS_ADMIN only", d->opts.user);
 	}
+	/* From here the loop's signalfd answers: a signal that came in the
+	 * meantime is still pending for it. The loop's first wait is for the
+	 * first credited block. */
+	rngd_startup_watch_stop(&d->watch);
 	if (d->egd_open && egd_server_start(&d->egd) < 0)
 		return RNGD_EXIT_FAILURE;
 	r = rngd_loop_run(&d->loop);
@@ -388,17 +589,28 @@ int main(int argc, char *argv[])
 
 	rngd_loop_signal_set(&handled);
 	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
+	/* Before any source is read: tested bytes never reach a core file. */
+	code = secret_mem_no_core_dumps();
+	if (code < 0)
+		fprintf(stderr, "rngd: warning: cannot make the process non-dumpable: %s\n", strerror(-code));
 	d.argc = argc;
 	d.argv = argv;
+	rngd_startup_watch_init(&d.watch, stop_during_startup, &d);
+	/* Named first: a signal already pending is read as the watch starts. */
+	phase(&d, "reading the configuration");
+	/* Without it a SIGTERM still waits for the loop, as before. */
+	(void)rngd_startup_watch_start(&d.watch);
 	code = rngd_compat_load(&d.opts, argc, argv, err);
 	if (code != 0) {
 		if (code < 0)
-			fprintf(stderr, "rngd: %s\n", err);
+			print_error_line(err);
 		else
 			rngd_compat_print_hrngs(stdout);
+		rngd_startup_watch_destroy(&d.watch);
 		rngd_options_free(&d.opts);
 		return code < 0 ? RNGD_EXIT_USAGE : RNGD_EXIT_OK;
 	}
+	phase(&d, "starting");
 	if (d.opts.help) {
 		rngd_options_usage(stdout);
 		rngd_options_free(&d.opts);
@@ -416,6 +628,7 @@ int main(int argc, char *argv[])
 		return RNGD_EXIT_USAGE;
 	}
 	code = run(&d);
+	rngd_startup_watch_destroy(&d.watch);
 
 	if (d.hwq_taken) {
 		hwrng_quality_restore(&d.hwq);
@@ -425,6 +638,7 @@ int main(int argc, char *argv[])
 	if (d.egd_open) {
 		egd_server_stop(&d.egd);
 		egd_server_close(&d.egd);
+		d.egd_sink.ops->close(&d.egd_sink);
 		egd_reserve_destroy(&d.egd_reserve);
 	}
 	if (d.loop.log)

@@ -109,7 +109,8 @@ static const struct opt_def opt_defs[] = {
 	{ "hwrng-sysfs", OPT_HWRNG_SYSFS, "DIR", WHERE_BOTH,
 	  "where rng_quality and rng_current live (default /sys/class/misc/hw_random)" },
 	{ "state-dir", OPT_STATE_DIR, "DIR", WHERE_BOTH,
-	  "keeps rng_quality's original value across an unclean exit (default " RNGD_DEFAULT_STATE_DIR ")" },
+	  "keeps rng_quality's original value and regular files' read offsets across restarts (default "
+	  RNGD_DEFAULT_STATE_DIR ")" },
 	{ "egd-socket", OPT_EGD_SOCKET, "PATH", WHERE_BOTH,
 	  "serve tested bytes to EGD clients (QEMU rng-egd) on this unix socket; -o none: no other sink" },
 	{ "egd-socket-mode", OPT_EGD_SOCKET_MODE, "OCTAL", WHERE_BOTH, "the socket's permissions (default 0660)" },

@@ -20,6 +20,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rngd/file_kind.h"
 #include "rngd/privs.h"
 
 #define PRIVS_NAME_MAX 256
@@ -34,6 +36,8 @@
 /* A second rngd may look while the first is writing its pid: wait this long. */
 #define PIDFILE_READ_TRIES 20
 #define PIDFILE_READ_PAUSE_NS 5000000L
+/* A pid file holds a pid and a newline; anything longer is something else. */
+#define PIDFILE_TEXT_MAX 32
 
 /* ---- names to ids ---------------------------------------------------- */
 
@@ -95,6 +99,39 @@ static int lookup_group(const char *name, gid_t *gid)
 		return 0;
 	}
 	return r > 0 ? -r : -ESRCH;
+}
+
+/* getpwnam_r(3): besides 0 with no entry, these also mean "no such name". */
+static bool means_not_found(int r)
+{
+	return r == -ENOENT || r == -ESRCH || r == -EBADF || r == -EPERM;
+}
+
+int privs_resolve(const char *user_group, uid_t *uid, gid_t *gid, const char **unknown)
+{
+	char user[PRIVS_NAME_MAX];
+	const char *colon = strchr(user_group, ':');
+	size_t user_len = colon ? (size_t)(colon - user_group) : strlen(user_group);
+	int r;
+
+	*unknown = NULL;
+	if (user_len == 0 || user_len >= sizeof(user) || (colon && !colon[1]))
+		return -EINVAL;
+	memcpy(user, user_group, user_len);
+	user[user_len] = '\0';
+	r = lookup_user(user, uid, gid);
+	if (r < 0) {
+		*unknown = means_not_found(r) ? "user" : NULL;
+		return *unknown ? -ESRCH : r;
+	}
+	if (colon) {
+		r = lookup_group(colon + 1, gid);
+		if (r < 0) {
+			*unknown = means_not_found(r) ? "group" : NULL;
+			return *unknown ? -ESRCH : r;
+		}
+	}
+	return 0;
 }
 
 /* ---- capabilities ---------------------------------------------------- */
@@ -216,22 +253,78 @@ int pidfile_update(int fd)
 	char text[32];
 	int len = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
 
+	ssize_t n;
+
 	if (ftruncate(fd, 0) < 0)
 		return -errno;
-	if (pwrite(fd, text, (size_t)len, 0) != len)
-		return errno ? -errno : -EIO;
+	n = pwrite(fd, text, (size_t)len, 0);
+	/* A short write sets no errno: whatever errno holds is stale. */
+	if (n != len)
+		return n < 0 ? -errno : -EIO;
 	return 0;
+}
+
+/* What is there is ours to overwrite: nothing yet, or a pid (maybe stale). */
+static bool holds_a_pid_or_nothing(int fd)
+{
+	char text[PIDFILE_TEXT_MAX + 1];
+	ssize_t n = pread(fd, text, sizeof(text), 0);
+	ssize_t i = 0;
+
+	if (n < 0 || n > PIDFILE_TEXT_MAX)
+		return false;
+	while (i < n && text[i] >= '0' && text[i] <= '9')
+		i++;
+	while (i < n && (text[i] == '\n' || text[i] == ' '))
+		i++;
+	return i == n;
+}
+
+static int pidfile_why(char *why, size_t len, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int pidfile_why(char *why, size_t len, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		(void)vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return r;
 }
 
 int pidfile_lock(const char *path, pid_t *holder)
 {
+	return pidfile_lock_why(path, holder, NULL, 0);
+}
+
+int pidfile_lock_why(const char *path, pid_t *holder, char *why, size_t why_len)
+{
 	const struct timespec pause = { 0, PIDFILE_READ_PAUSE_NS };
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int r;
+	const char *kernel_fs;
+	struct stat st;
+	int fd, r;
 
 	*holder = 0;
-	if (fd < 0)
-		return -errno;
+	/* Checked before open(): opening a FIFO or a device may block or act. */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return pidfile_why(why, why_len, S_ISDIR(st.st_mode) ? -EISDIR : S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL,
+				   "is %s, not a regular file%s", file_kind_name(st.st_mode),
+				   S_ISLNK(st.st_mode) ? " (a link is never followed)" : "");
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+	if (fd < 0) {
+		r = -errno;
+		return pidfile_why(why, why_len, r, "%s", strerror(-r));
+	}
+	kernel_fs = file_kind_kernel_fs(fd);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || kernel_fs) {
+		(void)close(fd);
+		if (kernel_fs)
+			return pidfile_why(why, why_len, -EINVAL, "is a kernel file (%s), not a pid file", kernel_fs);
+		return pidfile_why(why, why_len, -EINVAL, "is %s, not a regular file", file_kind_name(st.st_mode));
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		r = errno == EWOULDBLOCK ? -EEXIST : -errno;
 		/* The holder writes its pid just after locking; give it a moment. */
@@ -242,12 +335,18 @@ int pidfile_lock(const char *path, pid_t *holder)
 			(void)nanosleep(&pause, NULL);
 		}
 		(void)close(fd);
-		return r;
+		return pidfile_why(why, why_len, r, "%s", r == -EEXIST ? "locked by another process" : strerror(-r));
+	}
+	/* -p /etc/passwd must not empty /etc/passwd. */
+	if (!holds_a_pid_or_nothing(fd)) {
+		(void)close(fd);
+		return pidfile_why(why, why_len, -ENOTEMPTY,
+				   "holds something other than a pid; not overwriting it");
 	}
 	r = pidfile_update(fd);
 	if (r < 0) {
 		(void)close(fd);
-		return r;
+		return pidfile_why(why, why_len, r, "cannot write the pid: %s", strerror(-r));
 	}
 	return fd;
 }

@@ -2,6 +2,7 @@
 #ifndef RNGD_PRIVS_H
 #define RNGD_PRIVS_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* Switch to "user[:group]" keeping only CAP_SYS_ADMIN (RNDADDENTROPY).
@@ -11,12 +12,22 @@
  * -errno of the failing call (-EPERM when not root). */
 int privs_drop(const char *user_group);
 
+/* Look "user[:group]" up as privs_drop() will, changing nothing, so that
+ * a bad -D is reported before anything is opened. 0 with the ids; -EINVAL
+ * for a malformed argument; -ESRCH with *unknown "user" or "group" for the
+ * name that does not exist; another -errno if the name service failed. */
+int privs_resolve(const char *user_group, uid_t *uid, gid_t *gid, const char **unknown);
+
 /* Create and lock @path, write our pid. Returns an fd to keep open, or
  * -EEXIST with *holder set when another live process holds the lock
  * (*holder is 0 if that process has not written its pid yet). The lock is
  * an flock(): it survives fork(), so lock first, then daemonize and call
  * pidfile_update(). */
 int pidfile_lock(const char *path, pid_t *holder);
+/* The same, with what is wrong with @path as a pid file in @why: not a
+ * regular file (-EISDIR, -ELOOP, -EINVAL), a kernel file (-EINVAL), text
+ * that is not a pid (-ENOTEMPTY, left untouched), or the failing call. */
+int pidfile_lock_why(const char *path, pid_t *holder, char *why, size_t why_len);
 /* Rewrite the pid file held by @fd with the calling process's pid. */
 int pidfile_update(int fd);
 

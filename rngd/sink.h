@@ -15,6 +15,24 @@
 
 struct rng_sink;
 
+/*
+ * What a sink's consumer really took (rngd.8, COUNTERS). The kernel since
+ * 5.18 counts credit only until its pool is first ready, and at most 256
+ * bits in all; after that it mixes bytes in and ignores the count.
+ */
+struct rng_sink_counters {
+	bool pool_phases;           /* the kernel sink's modern path: the fields
+				     * below split at the pool's readiness */
+	bool filling;               /* credit counts now (pool not ready yet) */
+	uint64_t bits_counted;      /* credit the consumer counted: for the kernel,
+				     * the rise of its count (entropy_avail) that
+				     * rngd's writes made while the pool was filling;
+				     * for a file, the credit the bytes earned */
+	uint64_t bytes_filling;     /* bytes handed while the pool was filling */
+	uint64_t bytes_after_ready; /* bytes mixed in after it was ready */
+	uint64_t reseeds;           /* RNDRESEEDCRNG after those top-ups */
+};
+
 struct rng_sink_ops {
 	const char *name;  /* "kernel", "file" */
 	/*
@@ -27,6 +45,16 @@ struct rng_sink_ops {
 	int (*write)(struct rng_sink *s, const uint8_t *buf, size_t len,
 		     unsigned int credit_bits);
 	void (*close)(struct rng_sink *s);
+	/*
+	 * Optional. When demand() returned 0: an fd and the poll() events
+	 * that mean "ask demand() again" (a stalled pipe: POLLOUT), so the
+	 * loop waits for it together with its signalfd instead of polling on
+	 * a timer; -1 for none.
+	 */
+	int (*wait_fd)(struct rng_sink *s, short *events);
+	/* Optional: what the consumer took so far. NULL: every credit bit
+	 * handed over counts (test sinks). */
+	void (*counters)(const struct rng_sink *s, struct rng_sink_counters *out);
 };
 
 struct rng_sink {
@@ -44,10 +72,13 @@ struct rng_sink_kernel_config {
 	int watermark_bits;            /* -W: pre-5.18 kernels; <0 means default */
 	bool legacy_watermark;         /* force the watermark path (auto on < 5.18) */
 	/*
-	 * Watermark path: how often entropy_avail is looked at. Both paths:
-	 * how long demand() stays 0 after a failed write or a zero-credit
-	 * write before the pool is ready (more of it could not help). Default
-	 * 1000; 0 is invalid.
+	 * Watermark path: how often entropy_avail is looked at, and how long
+	 * demand() stays 0 after a zero-credit write under the watermark
+	 * (more of it could not raise the count). Both paths: how long
+	 * demand() stays 0 after a failed write. Default 1000; 0 is invalid.
+	 * While a modern kernel's pool fills, a zero-credit write holds
+	 * nothing back: credited blocks must not wait behind it (the loop
+	 * paces zero-credit blocks itself, rngd.8).
 	 */
 	unsigned int poll_interval_ms;
 };

@@ -57,6 +57,7 @@ struct kernel_sink {
 	uint64_t now_ms;         /* the clock of the last demand() */
 	uint64_t next_topup_ms;
 	uint64_t hold_until_ms;  /* demand() is 0 until then */
+	struct rng_sink_counters counted;
 };
 
 /* ---- configuration -------------------------------------------------- */
@@ -136,6 +137,33 @@ static size_t kernel_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_
 
 /* ---- write: RNDADDENTROPY, and RNDRESEEDCRNG after a top-up --------- */
 
+/*
+ * Before the pool is ready the kernel adds min(credit, what is left of its
+ * 256 bits) to its count, which entropy_avail shows; afterwards nothing.
+ * What this write made the count rise is what it really credited (other
+ * kernel sources may add at the same moment: never more than @credit_bits
+ * is taken for ours). Without entropy_avail, the credit handed over.
+ */
+static int write_filling(struct kernel_sink *ks, const uint8_t *buf, size_t len, unsigned int credit_bits)
+{
+	int before = credit_bits ? ks->k->entropy_avail() : -1;
+	int after, r;
+
+	r = ks->k->add_entropy(ks->fd, buf, len, credit_bits);
+	if (r < 0)
+		return r;
+	ks->counted.bytes_filling += len;
+	if (credit_bits == 0)
+		return 0;
+	after = ks->k->entropy_avail();
+	if (before >= 0 && after >= 0)
+		ks->counted.bits_counted += after <= before ? 0 :
+			(unsigned int)(after - before) > credit_bits ? credit_bits : (unsigned int)(after - before);
+	else
+		ks->counted.bits_counted += credit_bits;
+	return 0;
+}
+
 static int kernel_write(struct rng_sink *s, const uint8_t *buf, size_t len,
 			unsigned int credit_bits)
 {
@@ -147,18 +175,28 @@ static int kernel_write(struct rng_sink *s, const uint8_t *buf, size_t len,
 	/* rand_pool_info counts in int; a byte carries at most 8 bits. */
 	if (len > (size_t)INT_MAX / 8 || credit_bits > len * 8)
 		return -EINVAL;
-	r = ks->k->add_entropy(ks->fd, buf, len, credit_bits);
-	if (r < 0) {
-		/* Retrying at once would fail the same way: back off. */
-		ks->hold_until_ms = ks->now_ms + ks->poll_ms;
-		return r;
-	}
-	if (ks->watermark_path || !ks->pool_ready) {
-		/* Zero-credit bytes cannot make the pool ready or raise the count. */
+	if (ks->watermark_path) {
+		r = ks->k->add_entropy(ks->fd, buf, len, credit_bits);
+		if (r < 0)
+			goto failed;
+		/* Old kernels count what they are given (up to the pool size). */
+		ks->counted.bits_counted += credit_bits;
+		ks->counted.bytes_filling += len;
+		/* Zero-credit bytes cannot raise the count: no point hurrying. */
 		if (credit_bits == 0)
 			ks->hold_until_ms = ks->now_ms + ks->poll_ms;
 		return 0;
 	}
+	if (!ks->pool_ready) {
+		r = write_filling(ks, buf, len, credit_bits);
+		if (r < 0)
+			goto failed;
+		return 0;
+	}
+	r = ks->k->add_entropy(ks->fd, buf, len, credit_bits);
+	if (r < 0)
+		goto failed;
+	ks->counted.bytes_after_ready += len;
 	if (!ks->topup_due)
 		return 0;
 	ks->topup_done += len;
@@ -168,7 +206,23 @@ static int kernel_write(struct rng_sink *s, const uint8_t *buf, size_t len,
 	ks->topup_due = false;
 	ks->next_topup_ms = ks->now_ms + (uint64_t)ks->topup_interval_s * 1000;
 	/* Without a reseed the new bytes would wait for the CRNG's own timer. */
-	return ks->k->reseed(ks->fd);
+	r = ks->k->reseed(ks->fd);
+	if (r == 0)
+		ks->counted.reseeds++;
+	return r;
+failed:
+	/* Retrying at once would fail the same way: back off. */
+	ks->hold_until_ms = ks->now_ms + ks->poll_ms;
+	return r;
+}
+
+static void kernel_counters(const struct rng_sink *s, struct rng_sink_counters *out)
+{
+	const struct kernel_sink *ks = s->priv;
+
+	*out = ks->counted;
+	out->pool_phases = !ks->watermark_path;
+	out->filling = ks->watermark_path || !ks->pool_ready;
 }
 
 static void kernel_close(struct rng_sink *s)
@@ -188,6 +242,7 @@ static const struct rng_sink_ops kernel_sink_ops = {
 	.demand = kernel_demand,
 	.write = kernel_write,
 	.close = kernel_close,
+	.counters = kernel_counters,
 };
 
 /* ---- open ------------------------------------------------------------ */

@@ -48,6 +48,7 @@ static int daemon_key(struct rngd_slot *s, const char *key, const char *value, b
 			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src.name,
 				    key, s->src.ops->name, s->src.ops->default_entropy_per_bit);
 		s->src.entropy_per_bit = v;
+		s->credit_explicit = true;
 		return 0;
 	}
 	if (strcmp(key, "priority") == 0) {
@@ -200,6 +201,19 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 			break;
 		}
 	}
+	/*
+	 * A credited regular file's read offset outlives the run (rngd.8,
+	 * --state-dir): without it, a restart would credit the same bytes
+	 * again. A file credited nothing at start is read from its start by
+	 * each run (gating a file twice is fine) and, keeping no offset, can
+	 * earn no credit until a restart (a SIGHUP cannot raise it).
+	 */
+	for (size_t k = 0; k < n && r == 0; k++)
+		if (slots[k].src.ops == &rng_source_file_ops &&
+		    credit_entropy_per_bit(&slots[k].src, slots[k].credit_explicit) > 0 &&
+		    slots[k].src.ops->set_option(&slots[k].src, "state_dir",
+						 o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
+			r = rngd_fail(err, "--state-dir %s: too long", o->state_dir);
 	if (r < 0) {
 		rngd_source_set_free(slots, n);
 		return r;
@@ -212,22 +226,39 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX])
 {
+	struct rngd_slot *next;
+	int r = 0;
+
+	/*
+	 * The new settings are built on copies of the sources (name, ops and
+	 * the daemon's keys; no queue, no tested bytes) and committed only
+	 * when every -O is valid: a failed reload changes nothing.
+	 */
+	next = calloc(n ? n : 1, sizeof(*next));
+	if (!next)
+		return rngd_fail(err, "out of memory");
 	/* Back to the defaults first, so a key removed from the config goes away. */
 	for (size_t i = 0; i < n; i++) {
-		slots[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
-		slots[i].src.priority = slots[i].src.ops->default_priority;
+		next[i].src = slots[i].src;
+		next[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
+		next[i].src.priority = slots[i].src.ops->default_priority;
+		next[i].credit_explicit = false;
 	}
-	cap_credit(o, slots, n);
-	for (size_t i = 0; i < o->n_source_args; i++) {
-		int r;
-
+	cap_credit(o, next, n);
+	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
 		if (o->source_args[i].kind != RNGD_SRC_OPTION)
 			continue;
-		r = apply_option(slots, n, o->source_args[i].text, true, err);
-		if (r < 0)
-			return r;
+		r = apply_option(next, n, o->source_args[i].text, true, err);
 	}
-	return 0;
+	if (r == 0) {
+		for (size_t i = 0; i < n; i++) {
+			slots[i].src.entropy_per_bit = next[i].src.entropy_per_bit;
+			slots[i].src.priority = next[i].src.priority;
+			slots[i].credit_explicit = next[i].credit_explicit;
+		}
+	}
+	free(next);
+	return r;
 }
 
 void rngd_source_set_free(struct rngd_slot *slots, size_t n)
@@ -251,7 +282,7 @@ void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n)
 		int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
 		const char *usable = r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
 
-		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s->src.name, usable, s->src.entropy_per_bit,
+		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s->src.name, usable, credit_entropy_per_bit(&s->src, s->credit_explicit),
 			s->src.priority, s->src.ops->summary ? s->src.ops->summary : "",
 			s->src.why[0] ? " [" : "", s->src.why, s->src.why[0] ? "]" : "");
 		if (!s->enabled)

@@ -33,6 +33,29 @@ void rngd_stats_format(char *buf, size_t len, const struct rngd_source_stats *st
 			       st->reopens, st->read_errors);
 }
 
+void rngd_sink_stats_format(char *buf, size_t len, const struct rngd_sink_stats *st)
+{
+	size_t off;
+	int n;
+
+	if (st->pool_phases)
+		n = snprintf(buf, len,
+			     "bytes written %" PRIu64 ", bits credited %" PRIu64 " while the pool was filling (%" PRIu64
+			     " bytes), bytes mixed after it was ready %" PRIu64 ", reseeds %" PRIu64 ", %s",
+			     st->bytes_written, st->bits_credited, st->bytes_filling, st->bytes_after_ready,
+			     st->reseeds, st->filling ? "filling" : "ready");
+	else
+		n = snprintf(buf, len, "bytes written %" PRIu64 ", bits credited %" PRIu64, st->bytes_written,
+			     st->bits_credited);
+	off = n > 0 ? (size_t)n : 0;
+	if (st->egd && off < len) {
+		n = snprintf(buf + off, len - off, ", bytes served to EGD clients %" PRIu64, st->egd_bytes_served);
+		off += n > 0 ? (size_t)n : 0;
+	}
+	if (off < len)
+		(void)snprintf(buf + off, len - off, ", write errors %" PRIu64, st->write_errors);
+}
+
 /* Prometheus label values escape backslash, quote and newline. */
 static void put_label(FILE *f, const char *s)
 {
@@ -103,7 +126,7 @@ static void write_metrics(FILE *f, const struct rngd_stats_entry *e, size_t n,
 	fprintf(f, "# HELP rngd_sink_bytes_written_total Bytes written to the sink.\n"
 		"# TYPE rngd_sink_bytes_written_total counter\n"
 		"rngd_sink_bytes_written_total{sink=\"%s\"} %" PRIu64 "\n"
-		"# HELP rngd_sink_bits_credited_total Entropy bits credited through the sink.\n"
+		"# HELP rngd_sink_bits_credited_total Entropy bits the sink counted (kernel: while its pool filled).\n"
 		"# TYPE rngd_sink_bits_credited_total counter\n"
 		"rngd_sink_bits_credited_total{sink=\"%s\"} %" PRIu64 "\n"
 		"# HELP rngd_sink_write_errors_total Failed sink writes.\n"
@@ -111,6 +134,25 @@ static void write_metrics(FILE *f, const struct rngd_stats_entry *e, size_t n,
 		"rngd_sink_write_errors_total{sink=\"%s\"} %" PRIu64 "\n",
 		sink_name, sink->bytes_written, sink_name, sink->bits_credited, sink_name,
 		sink->write_errors);
+	if (sink->pool_phases)
+		fprintf(f, "# HELP rngd_sink_bytes_filling_total Bytes mixed into the kernel pool while it was filling.\n"
+			"# TYPE rngd_sink_bytes_filling_total counter\n"
+			"rngd_sink_bytes_filling_total{sink=\"%s\"} %" PRIu64 "\n"
+			"# HELP rngd_sink_bytes_after_ready_total Bytes mixed in after the pool was ready (no credit counts).\n"
+			"# TYPE rngd_sink_bytes_after_ready_total counter\n"
+			"rngd_sink_bytes_after_ready_total{sink=\"%s\"} %" PRIu64 "\n"
+			"# HELP rngd_sink_reseeds_total CRNG reseeds (RNDRESEEDCRNG) after top-ups.\n"
+			"# TYPE rngd_sink_reseeds_total counter\n"
+			"rngd_sink_reseeds_total{sink=\"%s\"} %" PRIu64 "\n"
+			"# HELP rngd_sink_pool_ready 1 once the kernel pool is ready.\n"
+			"# TYPE rngd_sink_pool_ready gauge\n"
+			"rngd_sink_pool_ready{sink=\"%s\"} %d\n",
+			sink_name, sink->bytes_filling, sink_name, sink->bytes_after_ready, sink_name, sink->reseeds,
+			sink_name, sink->filling ? 0 : 1);
+	if (sink->egd)
+		fprintf(f, "# HELP rngd_egd_bytes_served_total Bytes served to EGD clients.\n"
+			"# TYPE rngd_egd_bytes_served_total counter\n"
+			"rngd_egd_bytes_served_total %" PRIu64 "\n", sink->egd_bytes_served);
 }
 
 int rngd_stats_write_prometheus(const char *path, const struct rngd_stats_entry *e, size_t n,

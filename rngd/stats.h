@@ -26,12 +26,29 @@ struct rngd_source_stats {
 	uint64_t read_errors;
 };
 
+/*
+ * The sink's counters (rngd.8, COUNTERS). bits_credited is what the
+ * consumer counted: for the kernel sink, the rise of the kernel's count
+ * that rngd's writes made while its pool was filling (the kernel counts
+ * at most 256 bits in all, and nothing once ready); for a file sink, the
+ * credit the bytes written there earned.
+ */
 struct rngd_sink_stats {
-	uint64_t bytes_written;
+	uint64_t bytes_written;        /* to the sink, and to the EGD reserve */
 	uint64_t bits_credited;
 	uint64_t writes;
 	uint64_t write_errors;
+	bool pool_phases;              /* the kernel sink's 5.18+ path: */
+	bool filling;                  /* the pool is not ready yet */
+	uint64_t bytes_filling;        /* bytes mixed in while it filled */
+	uint64_t bytes_after_ready;    /* bytes mixed in after it was ready */
+	uint64_t reseeds;              /* RNDRESEEDCRNG those top-ups triggered */
+	bool egd;                      /* an EGD socket is served: */
+	uint64_t egd_bytes_served;     /* bytes EGD clients received */
 };
+
+/* The sink line of SIGUSR1 and the summary: "bytes written N, bits credited N, ...". */
+void rngd_sink_stats_format(char *buf, size_t len, const struct rngd_sink_stats *st);
 
 struct rngd_stats_entry {
 	const char *name;

@@ -6,7 +6,10 @@
  * A regular file is read once. Its end means the source is exhausted, for
  * good: reading it again would credit the same bytes twice. Re-opening it
  * (SIGHUP, a read error) resumes at the offset reached, and an exhausted
- * file stays exhausted while it is the same inode.
+ * file stays exhausted while it is the same inode. Across restarts the
+ * offset lives in the state folder (file_offset.h; the daemon sets the
+ * "state_dir" key); where it cannot be kept, the source says so through
+ * may_credit() and the daemon credits its bytes nothing.
  *
  * A FIFO or device is re-opened after end of data: the loop closes it and
  * calls open() again with back-off. The first open never blocks (so the
@@ -25,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sources/file_offset.h"
 #include "sources/source.h"
 
 struct file_priv {
@@ -35,13 +39,26 @@ struct file_priv {
 	dev_t dev;
 	ino_t ino;
 	off_t offset;      /* of a regular file, kept across re-opens */
+	struct stat st;    /* of the regular file open now */
+	char state_dir[4096];
+	struct file_offset_record record;
+	bool record_tried;
+	int credit_ok;     /* fact for may_credit(), read atomically */
 };
 
 static struct file_priv *file_priv(struct rng_source *src)
 {
-	if (!src->priv)
-		src->priv = calloc(1, sizeof(struct file_priv));
-	return src->priv;
+	struct file_priv *p = src->priv;
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (p) {
+			file_offset_init(&p->record);
+			p->credit_ok = 1;
+		}
+		src->priv = p;
+	}
+	return p;
 }
 
 static int file_probe(struct rng_source *src)
@@ -62,6 +79,28 @@ static int file_probe(struct rng_source *src)
 		return rng_source_why(src, -errno, "%s: %s", p->path, strerror(errno));
 	rng_source_why(src, 0, "%s", p->path);
 	return 0;
+}
+
+/*
+ * A regular file: where the last run stopped reading it, and whether its
+ * bytes may earn credit (only if this run's offset will be kept too).
+ */
+static uint64_t resume_offset(struct file_priv *p, int fd, const struct stat *st)
+{
+	if (!p->record_tried && p->state_dir[0]) {
+		p->record_tried = true;
+		if (file_offset_open(&p->record, p->state_dir, p->path) < 0)
+			file_offset_close(&p->record);
+	}
+	__atomic_store_n(&p->credit_ok, p->record.fd >= 0, __ATOMIC_RELEASE);
+	return p->record.fd >= 0 ? file_offset_resume(&p->record, fd, st) : 0;
+}
+
+static bool file_may_credit(const struct rng_source *src)
+{
+	const struct file_priv *p = src->priv;
+
+	return !p || __atomic_load_n(&p->credit_ok, __ATOMIC_ACQUIRE);
 }
 
 static int file_open(struct rng_source *src)
@@ -88,12 +127,23 @@ static int file_open(struct rng_source *src)
 	if (S_ISREG(st.st_mode)) {
 		bool same = p->regular && st.st_dev == p->dev && st.st_ino == p->ino;
 
+		p->st = st;
 		if (!same) {
 			p->regular = true;
 			p->dev = st.st_dev;
 			p->ino = st.st_ino;
-			p->offset = 0;
-			p->exhausted = false;
+			p->offset = (off_t)resume_offset(p, fd, &st);
+			p->exhausted = p->offset > 0 && p->offset >= st.st_size;
+			if (p->exhausted) {
+				(void)close(fd);
+				return rng_source_why(src, -ENODATA,
+						      "%s was read to its end by an earlier run (offset kept in %s)",
+						      p->path, p->state_dir);
+			}
+			if (p->offset > 0 && lseek(fd, p->offset, SEEK_SET) < 0) {
+				err = -errno;
+				goto fail;
+			}
 		} else if (p->exhausted) {
 			(void)close(fd);
 			return rng_source_why(src, -ENODATA,
@@ -105,6 +155,7 @@ static int file_open(struct rng_source *src)
 		}
 	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
 		p->regular = false;
+		__atomic_store_n(&p->credit_ok, 1, __ATOMIC_RELEASE);
 	} else {
 		(void)close(fd);
 		return rng_source_why(src, -EINVAL, "%s is not a regular file, FIFO or character device",
@@ -129,8 +180,15 @@ static ssize_t file_read(struct rng_source *src, void *buf, size_t len)
 		ssize_t n = read(src->fd, buf, len);
 
 		if (n > 0) {
-			if (p->regular)
+			if (p->regular) {
 				p->offset += n;
+				/* Kept before the bytes go on: a crash after crediting
+				 * them must not let the next run read them again. */
+				if (p->record.fd >= 0 && file_offset_store(&p->record, src->fd, &p->st, (uint64_t)p->offset) < 0) {
+					file_offset_close(&p->record);
+					__atomic_store_n(&p->credit_ok, 0, __ATOMIC_RELEASE);
+				}
+			}
 			return n;
 		}
 		if (n == 0) {
@@ -164,7 +222,15 @@ static int file_set_option(struct rng_source *src, const char *key, const char *
 			p->regular = false;
 			p->exhausted = false;
 			p->offset = 0;
+			file_offset_close(&p->record);
+			p->record_tried = false;
 		}
+		return 0;
+	}
+	if (strcmp(key, "state_dir") == 0) {
+		if (!value[0] || strlen(value) >= sizeof(p->state_dir))
+			return -EINVAL;
+		snprintf(p->state_dir, sizeof(p->state_dir), "%s", value);
 		return 0;
 	}
 	return -EINVAL;
@@ -172,6 +238,10 @@ static int file_set_option(struct rng_source *src, const char *key, const char *
 
 static void file_destroy(struct rng_source *src)
 {
+	struct file_priv *p = src->priv;
+
+	if (p)
+		file_offset_close(&p->record);
 	free(src->priv);
 	src->priv = NULL;
 }
@@ -188,4 +258,5 @@ const struct rng_source_ops rng_source_file_ops = {
 	.close = file_close,
 	.set_option = file_set_option,
 	.destroy = file_destroy,
+	.may_credit = file_may_credit,
 };

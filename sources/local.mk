@@ -9,5 +9,5 @@ sources_libsources_a_SOURCES = \
 	sources/registry.c \
 	sources/common.c \
 	sources/hwrng.c \
-	sources/file.c
+	sources/file.c sources/file_offset.c sources/file_offset.h
 SOURCES_LIBS =

@@ -135,6 +135,9 @@ struct rdrand_state {
 	enum rdrand_choice choice;
 	int open;
 	int use_rdseed;
+	/* The fact the daemon's credit follows: RDSEED will be (or is) read.
+	 * Written by probe()/open() in any thread, read atomically. */
+	int rdseed_fact;
 };
 
 static struct rdrand_state *state_get(struct rng_source *src)
@@ -235,25 +238,34 @@ static int usable_features(struct rng_source *src, const struct rdrand_hw *hw)
 	return (int)features;
 }
 
-static void set_default_credit(struct rng_source *src, int use_rdseed)
+static void report_rdseed(struct rdrand_state *st, int use_rdseed)
 {
-	/*
-	 * The ops default is RDRAND's; RDSEED raises it. A credit the user set
-	 * (anything but that default) stays as set.
-	 */
-	if (use_rdseed && src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT)
-		src->entropy_per_bit = RDSEED_ENTROPY_PER_BIT;
+	__atomic_store_n(&st->rdseed_fact, use_rdseed, __ATOMIC_RELEASE);
+}
+
+/* The ops default is RDRAND's; RDSEED raises it. The daemon applies it
+ * unless the user set a credit (-O rdrand:entropy_per_bit). */
+static double rdrand_default_credit(const struct rng_source *src)
+{
+	const struct rdrand_state *st = src->priv;
+
+	if (st && __atomic_load_n(&st->rdseed_fact, __ATOMIC_ACQUIRE))
+		return RDSEED_ENTROPY_PER_BIT;
+	return RDRAND_ENTROPY_PER_BIT;
 }
 
 static int rdrand_probe(struct rng_source *src)
 {
-	const struct rdrand_state *st = src->priv;
-	int features = usable_features(src, hw_of(src));
+	struct rdrand_state *st = state_get(src);
+	int features;
 
+	if (!st)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	features = usable_features(src, hw_of(src));
 	if (features < 0)
 		return features;
-	if (!st || st->choice == CHOICE_AUTO)
-		set_default_credit(src, !!(features & CPUID_RDSEED));
+	if (st->choice != CHOICE_RDRAND)
+		report_rdseed(st, !!(features & CPUID_RDSEED));
 	return 0;
 }
 
@@ -344,7 +356,7 @@ static int rdrand_open(struct rng_source *src)
 				      st->use_rdseed ? "RDSEED" : "RDRAND", RDRAND_SELFTEST_WORDS,
 				      (unsigned long long)first);
 
-	set_default_credit(src, st->use_rdseed);
+	report_rdseed(st, st->use_rdseed);
 	st->open = 1;
 	src->fd = -1;
 	(void)rng_source_why(src, 0, "reading %s", st->use_rdseed ? "RDSEED" : "RDRAND (DRBG output)");
@@ -420,4 +432,5 @@ const struct rng_source_ops rng_source_rdrand_ops = {
 	.close = rdrand_close,
 	.set_option = rdrand_set_option,
 	.destroy = rdrand_destroy,
+	.default_credit = rdrand_default_credit,
 };

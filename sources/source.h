@@ -53,6 +53,22 @@ struct rng_source_ops {
 	 * that needs freeing.
 	 */
 	void (*destroy)(struct rng_source *src);
+	/*
+	 * Optional: the default credit given what the last probe() or open()
+	 * found (RDSEED rather than RDRAND). Called by the daemon's main
+	 * thread only, while the reader thread may be re-opening the source,
+	 * so it reads the fact atomically. NULL: default_entropy_per_bit.
+	 * A source never writes src->entropy_per_bit: it reports facts, the
+	 * daemon alone decides credit (and caps a credit_fixed source).
+	 */
+	double (*default_credit)(const struct rng_source *src);
+	/*
+	 * Optional fact, read by the main thread: false when the bytes now
+	 * being read must earn no credit whatever the setting (a regular
+	 * file whose read offset cannot be kept across restarts: its bytes
+	 * would be credited again by the next run). NULL: true.
+	 */
+	bool (*may_credit)(const struct rng_source *src);
 };
 
 /*

@@ -337,7 +337,6 @@ static int sysstat_open(struct rng_source *src)
 	struct sysstat_state *st = state_get(src);
 	int err;
 
-	src->entropy_per_bit = 0.0;
 	src->fd = -1;
 	if (!st)
 		return rng_source_why(src, -ENOMEM, "out of memory");
@@ -367,8 +366,6 @@ static ssize_t sysstat_read(struct rng_source *src, void *buf, size_t len)
 	unsigned char *out = buf;
 	size_t done = 0;
 
-	/* Whatever anyone wrote there, this source earns nothing. */
-	src->entropy_per_bit = 0.0;
 	if (!st || !st->open)
 		return rng_source_why(src, -EBADF, "read before open");
 	while (done < len) {

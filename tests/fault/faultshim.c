@@ -15,6 +15,9 @@
  *   FAULT_LOG      append one line per injected fault: "read N: KIND"
  *   FAULT_WRITES   1: the faults hit write() instead of read(); eof
  *                  means ENOSPC there
+ *   FAULT_NSS_DELAY_US  sleep this long in getpwnam_r()/getgrnam_r(): a
+ *                  name service (LDAP, sssd) that hangs
+ *   FAULT_NSS_SKIP name service calls left alone before the slow ones
  *
  * A short read (write) really reads (writes), fewer bytes than asked
  * (1..len-1); every other fault consumes nothing.
@@ -23,6 +26,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -295,4 +300,42 @@ ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 	if (len > buflen)
 		abort();
 	return read(fd, buf, len);
+}
+
+/* A hung name service: getpwnam_r()/getgrnam_r() sleep, then answer. */
+static void nss_pause(void)
+{
+	static unsigned long calls;
+	unsigned long delay = env_ulong("FAULT_NSS_DELAY_US", 0);
+	unsigned long call_no;
+
+	pthread_mutex_lock(&shim.lock);
+	call_no = ++calls;
+	pthread_mutex_unlock(&shim.lock);
+	if (delay && call_no > env_ulong("FAULT_NSS_SKIP", 0)) {
+		struct timespec ts = { (time_t)(delay / 1000000), (long)(delay % 1000000) * 1000 };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+}
+
+int getpwnam_r(const char *name, struct passwd *pw, char *buf, size_t len, struct passwd **found)
+{
+	static int (*real_getpwnam_r)(const char *, struct passwd *, char *, size_t, struct passwd **);
+
+	if (!real_getpwnam_r)
+		real_getpwnam_r = real("getpwnam_r");
+	nss_pause();
+	return real_getpwnam_r(name, pw, buf, len, found);
+}
+
+int getgrnam_r(const char *name, struct group *gr, char *buf, size_t len, struct group **found)
+{
+	static int (*real_getgrnam_r)(const char *, struct group *, char *, size_t, struct group **);
+
+	if (!real_getgrnam_r)
+		real_getgrnam_r = real("getgrnam_r");
+	nss_pause();
+	return real_getgrnam_r(name, gr, buf, len, found);
 }

@@ -38,7 +38,7 @@ start_rngd() {
 	local gopts=()
 	if [ "${1:-}" = -w ]; then gopts=(-w); shift; fi
 	rm -f "$T/pid"
-	"$GUARD" "${gopts[@]}" -p "$T/pid" -- "$RNGD" -f -c /dev/null "$@" > "$T/out" 2> "$T/log" &
+	"$GUARD" "${gopts[@]}" -p "$T/pid" -- "$RNGD" -f -c /dev/null --state-dir="$T/state" "$@" > "$T/out" 2> "$T/log" &
 	GUARD_JOB=$!
 	for _ in $(seq 100); do
 		[ -s "$T/pid" ] && break

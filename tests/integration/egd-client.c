@@ -16,6 +16,11 @@
  *                                         2 s, else print "open", exit 1
  *   egd-client SOCK many C N DIR          C clients at once, each gets N
  *                                         bytes into DIR/C.<i>
+ *   egd-client SOCK wait C SECONDS        C clients, each with one blocking
+ *                                         read of 64 bytes in flight; print
+ *                                         "waiting C" once all sent, hold
+ *                                         them SECONDS, print the bytes
+ *                                         they got, close
  *   egd-client SOCK rate SECONDS SKIP     read SKIP bytes (the burst), then
  *                                         measure; print "rate BYTES/S"
  *   egd-client check EXPECT FILE...       every byte of the FILEs is a byte
@@ -276,7 +281,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && strcmp(argv[1], "prefix") == 0)
 		return prefix(argv[2], argv[3]);
 	if (argc < 3) {
-		fprintf(stderr, "usage: egd-client SOCK level|pid|read|get|partial|hangup|raw|many|rate ...\n");
+		fprintf(stderr, "usage: egd-client SOCK level|pid|read|get|partial|hangup|raw|many|wait|rate ...\n");
 		return 2;
 	}
 	const char *sock = argv[1], *cmd = argv[2];
@@ -405,6 +410,34 @@ int main(int argc, char **argv)
 		}
 		printf("clients %d each %zu bytes, failed %d\n", c, n, bad);
 		return bad ? 1 : 0;
+	} else if (strcmp(cmd, "wait") == 0 && argc == 5) {
+		int c = atoi(argv[3]), fds[1024];
+		double secs = atof(argv[4]);
+		size_t got = 0;
+
+		if (c < 1 || c > 1024)
+			return 2;
+		for (int i = 0; i < c; i++) {
+			fds[i] = dial(sock);
+			send_all(fds[i], "\x02\x40", 2);
+		}
+		printf("waiting %d\n", c);
+		fflush(stdout);
+		usleep((useconds_t)(secs * 1e6));
+		for (int i = 0; i < c; i++) {
+			struct pollfd p = { .fd = fds[i], .events = POLLIN };
+
+			while (poll(&p, 1, 0) > 0) {
+				ssize_t n = recv(fds[i], buf, sizeof(buf), MSG_DONTWAIT);
+
+				if (n <= 0)
+					break;
+				got += (size_t)n;
+			}
+			close(fds[i]);
+		}
+		printf("got %zu\n", got);
+		return 0;
 	} else if (strcmp(cmd, "rate") == 0 && argc == 5) {
 		double secs = atof(argv[3]), t0, t1;
 		size_t skip = strtoul(argv[4], NULL, 10), got = 0;

@@ -4,13 +4,13 @@
 SOURCES_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 
-SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c sources/rdrand.c sources/rdrand.h \
+SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c sources/rdrand.c sources/rdrand.h rngd/credit.c \
 	sources/cpuid.c sources/cpuid.h sources/common.c
 SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c sources/padlock.c sources/padlock.h \
 	sources/cpuid.c sources/cpuid.h sources/common.c
 SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \
 	sources/sysstat_parse.c sources/sysstat_parse.h
-SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c sources/sysstat.h \
+SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c sources/sysstat.h rngd/credit.c \
 	sources/sysstat_parse.c sources/sysstat_parse.h sources/common.c
 SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c sources/tpm_tss.c sources/tpm_tss.h \
 	sources/common.c
@@ -26,7 +26,7 @@ SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock
 
 tests_unit_test_source_rdrand_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_rdrand_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_rdrand_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_source_padlock_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
 tests_unit_test_source_padlock_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_padlock_LDADD = $(CMOCKA_LIBS)
@@ -38,7 +38,7 @@ if HAVE_LIBGCRYPT
 SOURCE_UNIT_TESTS += tests/unit/test_source_sysstat
 tests_unit_test_source_sysstat_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
 tests_unit_test_source_sysstat_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(GCRYPT_CFLAGS)
-tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS)
+tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS) -lm
 endif
 if HAVE_LIBTSPI
 SOURCE_UNIT_TESTS += tests/unit/test_source_tpm_tss
@@ -64,7 +64,7 @@ tests_unit_test_source_rdrand_asan_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_rdrand_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
 tests_unit_test_source_rdrand_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_rdrand_asan_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_rdrand_asan_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_source_padlock_asan_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
 tests_unit_test_source_padlock_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_padlock_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
@@ -82,7 +82,7 @@ tests_unit_test_source_sysstat_asan_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
 tests_unit_test_source_sysstat_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(GCRYPT_CFLAGS)
 tests_unit_test_source_sysstat_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
 tests_unit_test_source_sysstat_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_sysstat_asan_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS)
+tests_unit_test_source_sysstat_asan_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS) -lm
 endif
 if HAVE_LIBTSPI
 SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_tpm_tss_asan

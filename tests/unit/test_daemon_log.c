@@ -3,6 +3,7 @@
  * and the count is reported with the first message of a later window. */
 #include <config.h>
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,12 +62,44 @@ static void test_levels_filtered(void **state)
 	rngd_log_close(&l);
 }
 
+/*
+ * Issue 19.7: SIGHUP changes the level in the main thread while reader
+ * threads log. The TSan twin (tests/unit/credit.mk) reports a data race
+ * if the level is read and written plainly.
+ */
+static void *log_many(void *arg)
+{
+	struct rngd_log *l = arg;
+	struct rngd_ratelimit rl = { 0 };
+
+	for (int i = 0; i < 2000; i++)
+		(void)rngd_log_limited(l, &rl, (uint64_t)i, LOG_DEBUG, "reader", "read %d", i);
+	return NULL;
+}
+
+static void test_level_change_while_logging(void **state)
+{
+	struct rngd_log l;
+	pthread_t t;
+
+	(void)state;
+	rngd_log_init(&l, true, LOG_ERR);
+	assert_int_equal(pthread_create(&t, NULL, log_many, &l), 0);
+	for (int i = 0; i < 2000; i++)
+		rngd_log_set_level(&l, i % 2 ? LOG_ERR : LOG_WARNING);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	rngd_log_set_level(&l, LOG_CRIT);
+	assert_false(rngd_log_limited(&l, &(struct rngd_ratelimit){ 0 }, 1, LOG_ERR, "test", "dropped"));
+	rngd_log_close(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_burst_then_count),
 		cmocka_unit_test(test_quiet_source_never_limited),
 		cmocka_unit_test(test_levels_filtered),
+		cmocka_unit_test(test_level_change_while_logging),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,9 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -31,6 +34,7 @@ struct fake_source {
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
 	int stuck_done;           /* set when that read has returned */
+	bool open_fails;          /* every open() fails with ENOENT */
 	int opens, reads, closes;
 };
 
@@ -39,6 +43,8 @@ static int fake_open(struct rng_source *src)
 	struct fake_source *f = src->priv;
 
 	__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST);
+	if (f->open_fails)
+		return rng_source_why(src, -ENOENT, "open: %s", strerror(ENOENT));
 	return 0;
 }
 
@@ -146,7 +152,8 @@ static const struct rng_sink_ops fake_sink_ops = {
 
 static void *term_later(void *arg)
 {
-	struct timespec ts = { 0, (long)(uintptr_t)arg * 1000000L };
+	long ms = (long)(uintptr_t)arg;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	(void)nanosleep(&ts, NULL);
 	(void)kill(getpid(), SIGTERM);
@@ -162,10 +169,18 @@ struct run {
 	long run_ms;               /* rngd_loop_run(), SIGTERM included */
 };
 
+static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink);
+
 static void run_loop(struct run *r, unsigned int term_after_ms)
 {
+	run_loop_sink(r, term_after_ms, NULL);
+}
+
+static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink)
+{
 	struct rngd_log log;
-	struct rng_sink sink = { &fake_sink_ops, &r->sink };
+	struct rng_sink fake = { &fake_sink_ops, &r->sink };
+	struct rng_sink sink = real_sink ? *real_sink : fake;
 	struct rngd_loop loop;
 	struct timespec t0, t1;
 	pthread_t t;
@@ -175,6 +190,7 @@ static void run_loop(struct run *r, unsigned int term_after_ms)
 	rng_source_init(&r->slot->src, &fake_ops);
 	r->slot->src.priv = &r->src;
 	r->slot->enabled = true;
+	r->slot->explicit = r->src.open_fails;  /* kept, retrying, like a named device */
 	r->src.state = 0x9E3779B97F4A7C15ULL;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_init(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
@@ -321,6 +337,212 @@ static void test_drop_quarantines(void **state)
 	free(r.slot);
 }
 
+/* A source that cannot be opened is retried with back-off (100, 200, 400,
+ * 800 ms...), not in a loop: the condition variable the pause waits on
+ * must time out on the clock its deadline comes from. */
+static void test_open_failure_backs_off(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = 1 << 20;
+	r.src.open_fails = true;
+	run_loop(&r, 1000);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	/* One open at start-up, then 0.1 + 0.2 + 0.4 s of pauses within 1 s. */
+	if (r.src.opens > 6)
+		fail_msg("%d opens in 1 s: the back-off does not wait", r.src.opens);
+	if (r.src.opens < 3)
+		fail_msg("only %d opens in 1 s: no retry", r.src.opens);
+	free(r.slot);
+}
+
+/* What the reader of a stalled FIFO does: nothing for @ms, then drains
+ * it, so a loop stuck inside the sink's write() still ends. */
+struct drain {
+	int fd;
+	unsigned int after_ms;
+};
+
+static void *drain_later(void *arg)
+{
+	struct drain *d = arg;
+	struct timespec ts = { d->after_ms / 1000, (long)(d->after_ms % 1000) * 1000000L };
+	uint8_t buf[65536];
+
+	(void)nanosleep(&ts, NULL);
+	(void)fcntl(d->fd, F_SETFL, O_NONBLOCK);
+	for (int i = 0; i < 200; i++) {
+		if (read(d->fd, buf, sizeof(buf)) <= 0)
+			(void)usleep(10000);
+	}
+	return NULL;
+}
+
+/* The real file sink, with its demand() calls counted. */
+static struct rng_sink counted_inner;
+static unsigned int counted_demands, counted_zero_demands;
+
+static size_t counted_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_ms)
+{
+	size_t n = counted_inner.ops->demand(&counted_inner, now_ms, next_ms);
+
+	(void)s;
+	counted_demands++;
+	counted_zero_demands += n == 0;
+	return n;
+}
+
+static int counted_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsigned int credit)
+{
+	(void)s;
+	return counted_inner.ops->write(&counted_inner, buf, len, credit);
+}
+
+static int counted_wait_fd(struct rng_sink *s, short *events)
+{
+	(void)s;
+	return counted_inner.ops->wait_fd ? counted_inner.ops->wait_fd(&counted_inner, events) : -1;
+}
+
+static const struct rng_sink_ops counted_ops = {
+	.name = "counted", .demand = counted_demand, .write = counted_write, .close = sink_close,
+	.wait_fd = counted_wait_fd,
+};
+
+/* A file sink on a FIFO whose reader stopped reading: the loop waits for
+ * POLLOUT beside its signalfd (no timer: it used to ask the sink again
+ * every 200 ms), answers SIGTERM at once, and costs no CPU; a reader
+ * that drains the FIFO later gets the rest. */
+static void test_stalled_fifo_sink_sleeps(void **state)
+{
+	char dir[] = "/tmp/loop-fifo.XXXXXX", path[64];
+	struct rng_sink sink = { &counted_ops, NULL };
+	struct drain d = { -1, 3000 };
+	struct timespec c0, c1;
+	pthread_t t;
+	struct run r = { 0 };
+	long cpu_ms;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	d.fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	assert_true(d.fd >= 0);
+	assert_int_equal(rng_sink_file_open(&counted_inner, path), 0);
+	counted_demands = counted_zero_demands = 0;
+	default_cfg(&r.cfg);
+	assert_int_equal(pthread_create(&t, NULL, drain_later, &d), 0);
+	(void)clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	run_loop_sink(&r, 2000, &sink);
+	(void)clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	(void)pthread_join(t, NULL);
+	counted_inner.ops->close(&counted_inner);
+	(void)close(d.fd);
+	(void)unlink(path);
+	(void)rmdir(dir);
+	cpu_ms = (c1.tv_sec - c0.tv_sec) * 1000 + (c1.tv_nsec - c0.tv_nsec) / 1000000;
+	print_message("stalled FIFO sink: SIGTERM at 2 s, run %ld ms, %ld ms CPU, %" PRIu64
+		      " blocks passed, demand() answered 0 %u times\n",
+		      r.run_ms, cpu_ms, r.slot->stats.blocks_passed, counted_zero_demands);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	if (r.run_ms > 2500)
+		fail_msg("SIGTERM at 2 s answered after %ld ms", r.run_ms);
+	if (cpu_ms > 300)
+		fail_msg("%ld ms CPU in 2 s with a stalled sink", cpu_ms);
+	/* Stalled for most of 2 s: asked once when it filled, then again only
+	 * on a wake-up from a reader queueing a block (at most the queue). */
+	if (counted_zero_demands > RNGD_QUEUE_BLOCKS + 3)
+		fail_msg("the stalled sink was asked %u times in 2 s: polled on a timer", counted_zero_demands);
+	assert_true(r.slot->stats.blocks_passed >= 10);
+	free(r.slot);
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Issue 12.11: tested bytes do not outlive the loop: the reader's queue
+ * and the pending block are wiped once the loop is done with them. */
+static void test_queue_wiped(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.sink.demand = FIPS_BLOCK_BYTES;
+	r.sink.stop_after_bytes = 3 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_true(r.sink.bytes >= 3 * FIPS_BLOCK_BYTES);
+	assert_true(all_zero(r.slot->ring, sizeof(r.slot->ring)));
+	free(r.slot);
+}
+
+/* A sink that says the kernel pool is still filling (credit counts). */
+static void filling_counters(const struct rng_sink *s, struct rng_sink_counters *out)
+{
+	const struct fake_sink *f = s->priv;
+
+	memset(out, 0, sizeof(*out));
+	out->pool_phases = true;
+	out->filling = true;
+	out->bits_counted = f->credit;
+}
+
+static const struct rng_sink_ops filling_sink_ops = {
+	.name = "filling", .demand = sink_demand, .write = sink_write, .close = sink_close,
+	.counters = filling_counters,
+};
+
+/*
+ * Issue 12.6: until the pool is ready, credited blocks go first, whatever
+ * the priorities, and zero-credit ones (a source credited 0, like
+ * sysstat) are paced to one a second instead of holding the sink.
+ */
+static void test_credited_first_while_filling(void **state)
+{
+	struct fake_source zero = { .state = 1 }, credited = { .state = 2 };
+	struct fake_sink fs = { .demand = 1 << 20, .stop_after_bytes = 12 * FIPS_BLOCK_BYTES };
+	struct rng_sink sink = { &filling_sink_ops, &fs };
+	struct rngd_loop_config cfg;
+	struct rngd_slot *slots = calloc(2, sizeof(*slots));
+	struct rngd_log log;
+	struct rngd_loop loop;
+
+	(void)state;
+	assert_non_null(slots);
+	default_cfg(&cfg);
+	rng_source_init(&slots[0].src, &fake_ops);
+	slots[0].src.priv = &zero;
+	slots[0].src.entropy_per_bit = 0.0;
+	slots[0].src.priority = 100;
+	slots[0].credit_explicit = true;
+	rng_source_init(&slots[1].src, &fake_ops);
+	slots[1].src.priv = &credited;
+	slots[1].src.priority = -100;
+	for (int i = 0; i < 2; i++)
+		slots[i].enabled = true;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slots, 2, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(&loop), 2);
+	assert_int_equal(rngd_loop_run(&loop), 0);
+	/* Twelve blocks in well under a second: at most one of them zero-credit. */
+	assert_true(fs.zero_credit_bytes <= FIPS_BLOCK_BYTES);
+	assert_true(slots[1].stats.bytes_to_sink >= 11 * FIPS_BLOCK_BYTES);
+	assert_int_equal(slots[1].stats.bits_credited, fs.credit);
+	rngd_loop_destroy(&loop);
+	rngd_log_close(&log);
+	free(slots);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +552,10 @@ int main(void)
 		cmocka_unit_test(test_credit_split_over_steps),
 		cmocka_unit_test(test_mix_gives_zero_credit),
 		cmocka_unit_test(test_drop_quarantines),
+		cmocka_unit_test(test_open_failure_backs_off),
+		cmocka_unit_test(test_stalled_fifo_sink_sleeps),
+		cmocka_unit_test(test_queue_wiped),
+		cmocka_unit_test(test_credited_first_while_filling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,6 +169,32 @@ static void test_reapply(void **state)
 	rngd_source_set_free(s.slots, s.n);
 }
 
+/* Issue 12.2: a reload that fails at a later line changes nothing at all. */
+static void test_failed_reapply_changes_nothing(void **state)
+{
+	struct rngd_options o;
+	struct set s;
+	char *argv[] = { "rngd", "-O", "hwrng:entropy_per_bit:0.3", "-O", "file:priority:7",
+			 "-O", "hwrng:entropy_per_bit:nonsense", NULL };
+
+	(void)state;
+	assert_int_equal(build(&s, 7, "-O", "hwrng:entropy_per_bit:0.1", "-O", "hwrng:priority:40", "-r", "/a"),
+			 0);
+	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.1);
+	assert_true(find(&s, "hwrng")->credit_explicit);
+	rngd_options_init(&o);
+	assert_int_equal(rngd_options_parse_argv(&o, 7, argv, s.err), 0);
+	assert_int_equal(rngd_source_set_reapply(&o, s.slots, s.n, s.err), -EINVAL);
+	assert_non_null(strstr(s.err, "nonsense"));
+	/* Not the built-in 0.5, not the new 0.3: the old configuration, whole. */
+	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.1);
+	assert_true(find(&s, "hwrng")->credit_explicit);
+	assert_int_equal(find(&s, "hwrng")->src.priority, 40);
+	assert_int_equal(find(&s, "file")->src.priority, rng_source_file_ops.default_priority);
+	rngd_options_free(&o);
+	rngd_source_set_free(s.slots, s.n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_source_options),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_reapply),
+		cmocka_unit_test(test_failed_reapply_changes_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -249,8 +249,8 @@ static void test_rate_limit(void **state)
 		egd_conn_serve(&conn, &res, &lim, PID, 64, now);
 		got += flush(out, sizeof(out), now);
 		at = egd_conn_tokens_at(&conn, &lim, now);
-		assert_true(at != UINT64_MAX);
-		now = at > now ? at : now + 1;
+		/* UINT64_MAX: tokens enough, only this call's part limit stopped it. */
+		now = at != UINT64_MAX && at > now ? at : now + 1;
 	}
 	/* burst + rate x time, exactly, to the part size */
 	assert_true(got >= 200 + 20000 - 64);
@@ -261,6 +261,35 @@ static void test_rate_limit(void **state)
 	(void)flush(out, sizeof(out), now + 50);
 	/* The remaining blocking reads come first; then the count byte. */
 	assert_true(conn.bytes_served <= 200 + 20050);
+}
+
+/* A client with tokens enough that waits for an empty reserve has no
+ * token deadline: the reserve wakes the server when bytes arrive. A
+ * deadline of "now" made the server poll with a zero time-out. */
+static void test_tokens_at_empty_reserve(void **state)
+{
+	uint8_t out[1024];
+
+	(void)state;
+	lim.rate = 1000;
+	lim.burst = 200;
+	egd_conn_init(&conn, &lim, 0);
+	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x02, 64 }, 2, &lim, 0), 0);
+	egd_conn_serve(&conn, &res, &lim, PID, 64, 0);
+	assert_int_equal(flush(out, sizeof(out), 0), 0);
+	assert_true(egd_conn_waiting(&conn));
+	assert_true(egd_conn_tokens_at(&conn, &lim, 5) == UINT64_MAX);
+	/* Short of tokens: a deadline in the future, never now. */
+	put_counting(200, 0);
+	egd_conn_serve(&conn, &res, &lim, PID, 200, 10);
+	assert_int_equal(flush(out, sizeof(out), 10), 64);
+	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x02, 64, 0x02, 64, 0x02, 64 }, 6, &lim, 10), 0);
+	egd_conn_serve(&conn, &res, &lim, PID, 200, 10);
+	(void)flush(out, sizeof(out), 10);
+	(void)flush(out, sizeof(out), 10);
+	uint64_t at = egd_conn_tokens_at(&conn, &lim, 10);
+
+	assert_true(at > 10 && at != UINT64_MAX);
 }
 
 static void test_stall(void **state)
@@ -343,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_commands, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flooding_by_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tokens_at_empty_reserve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stall, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prime, setup, teardown),

@@ -15,14 +15,17 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,6 +176,59 @@ static void test_socket_file(void **state)
 	assert_int_equal(egd_server_open(&srv, &cfg, &res, &logger), -ENOENT);
 	assert_int_equal(stat(path, &st), -1);
 	cfg.group = NULL;
+}
+
+/* The attacker of the socket permission race: right after rngd's bind(),
+ * whatever sits at the public path is swapped for a symlink to a file of
+ * theirs (in a directory they may write). Linked with --wrap=bind. */
+static const char *race_path, *race_target;
+int __real_bind(int fd, const struct sockaddr *sa, socklen_t len);
+int __wrap_bind(int fd, const struct sockaddr *sa, socklen_t len);
+
+int __wrap_bind(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	int r = __real_bind(fd, sa, len);
+
+	if (r == 0 && race_path) {
+		(void)unlink(race_path);
+		assert_int_equal(symlink(race_target, race_path), 0);
+		race_path = NULL;
+	}
+	return r;
+}
+
+static void test_socket_symlink_race(void **state)
+{
+	char victim[192], leftover[256];
+	struct stat st;
+	FILE *ls;
+	int fd;
+
+	(void)state;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fd = open(victim, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chmod(victim, 0600), 0);
+	race_path = path;
+	race_target = victim;
+	cfg.mode = 0666;
+	start();
+	assert_null(race_path);                /* the swap did happen */
+	assert_int_equal(stat(victim, &st), 0);
+	if ((st.st_mode & 07777) != 0600)
+		fail_msg("chmod followed the symlink: the victim file is now %04o", (unsigned int)(st.st_mode & 07777));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0666);
+	close(connect_to(path));
+	/* The private directory is gone. */
+	snprintf(leftover, sizeof(leftover), "ls -A %s | grep -c rngd-egd", dir);
+	ls = popen(leftover, "r");
+	assert_non_null(ls);
+	assert_int_equal(fgetc(ls), '0');
+	pclose(ls);
+	unlink(victim);
 }
 
 static void test_every_command(void **state)
@@ -413,10 +469,268 @@ static void test_rate_measured(void **state)
 	close(fd);
 }
 
+/* CPU time of the whole process (the server thread and this one) in ms. */
+static uint64_t cpu_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* CPU spent while this thread sleeps @ms: what the server thread costs. */
+static uint64_t cpu_while_sleeping(unsigned int ms)
+{
+	uint64_t c0 = cpu_ms();
+
+	usleep(ms * 1000u);
+	return cpu_ms() - c0;
+}
+
+static size_t clients_now(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&srv.lock);
+	n = srv.n_clients;
+	pthread_mutex_unlock(&srv.lock);
+	return n;
+}
+
+/* Clients waiting on an empty reserve, within their rate: the server
+ * sleeps until bytes arrive (it used to poll with a zero time-out). */
+static void test_waiting_on_empty_reserve_sleeps(void **state)
+{
+	uint8_t in[64], out[64];
+	int fd[4];
+	uint64_t cpu;
+
+	(void)state;
+	cfg.limits.rate = 16384;
+	start();
+	for (int i = 0; i < 4; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], "\x02\x10", 2);
+	}
+	usleep(100000);
+	cpu = cpu_while_sleeping(1000);
+	print_message("4 clients waiting on an empty reserve: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	if (cpu > 50)
+		fail_msg("the server spins while clients wait: %" PRIu64 " ms CPU in 1 s", cpu);
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, sizeof(in));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(recv_exact(fd[i], out, 16, 2000), 16);
+		close(fd[i]);
+	}
+}
+
+/* A client that fills its request queue and hangs up is dropped: with a
+ * full queue it is not read, and POLLHUP came back on every poll. */
+static void test_hangup_with_full_queue(void **state)
+{
+	uint8_t reqs[2 * 300];
+	uint64_t cpu;
+	int fd;
+
+	(void)state;
+	start();
+	for (int i = 0; i < 300; i++) {
+		reqs[2 * i] = 0x02;
+		reqs[2 * i + 1] = 0x01;
+	}
+	fd = connect_to(path);
+	send_all(fd, reqs, sizeof(reqs));
+	usleep(200000);
+	close(fd);
+	usleep(200000);
+	cpu = cpu_while_sleeping(1000);
+	print_message("a client gone with a full queue: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	assert_int_equal(clients_now(), 0);
+	if (cpu > 50)
+		fail_msg("the server spins on a hung-up client: %" PRIu64 " ms CPU in 1 s", cpu);
+}
+
+/* Out of fds: accept4() fails with EMFILE and the connection stays
+ * pending; the server pauses accepting instead of polling in a loop, and
+ * accepts again once fds are free. */
+static void test_accept_at_fd_limit(void **state)
+{
+	struct rlimit old, low;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd[3], hi = 0;
+	uint64_t cpu;
+	uint8_t b[4];
+
+	(void)state;
+	start();
+	for (int i = 0; i < 3; i++) {
+		fd[i] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		assert_true(fd[i] >= 0);
+		if (fd[i] > hi)
+			hi = fd[i];
+	}
+	strcpy(sa.sun_path, path);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = (rlim_t)hi + 1;        /* no fd left for accept4() */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(connect(fd[i], (struct sockaddr *)&sa, sizeof(sa)), 0);
+	usleep(100000);
+	cpu = cpu_while_sleeping(1000);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	print_message("3 connections pending at the fd limit: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	if (cpu > 50)
+		fail_msg("the server spins at the fd limit: %" PRIu64 " ms CPU in 1 s", cpu);
+	pthread_mutex_lock(&srv.lock);
+	uint64_t pauses = srv.accept_pauses;
+	pthread_mutex_unlock(&srv.lock);
+
+	assert_true(pauses >= 1);
+	/* fds again: within the pause (1 s) every pending client is served. */
+	for (int i = 0; i < 3; i++) {
+		send_all(fd[i], "\x00", 1);
+		assert_int_equal(recv_exact(fd[i], b, 4, 3000), 4);
+		close(fd[i]);
+	}
+}
+
+/* The rate holds per peer uid: a client that spends its burst and
+ * reconnects (or opens a second connection) does not get a new one. */
+static void test_rate_per_uid_across_reconnects(void **state)
+{
+	static uint8_t in[1u << 16];
+	uint8_t out[255];
+	uint64_t t0;
+	size_t got = 0;
+	int fd;
+
+	(void)state;
+	cfg.limits.rate = 1000;
+	cfg.limits.burst = 500;
+	start();
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, sizeof(in));
+	fd = connect_to(path);
+	send_all(fd, "\x02\xfa\x02\xfa", 4);
+	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
+	close(fd);
+	/* Reconnect at once and ask for another 250: for 100 ms. */
+	t0 = now_ms();
+	fd = connect_to(path);
+	send_all(fd, "\x02\xfa", 2);
+	while (now_ms() - t0 < 100) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 10) > 0 && (n = recv(fd, out, sizeof(out), MSG_DONTWAIT)) > 0)
+			got += (size_t)n;
+	}
+	close(fd);
+	/* 100 ms at 1000 bytes/s is 100 bytes (served in parts of up to 64):
+	 * a fresh bucket would have given all 250 at once. */
+	print_message("after reconnecting: %zu bytes in 100 ms at 1000 bytes/s\n", got);
+	if (got >= 200)
+		fail_msg("a reconnect bought a new burst: %zu bytes in 100 ms", got);
+}
+
+/* At the cap, a connection silent for the stall time gives way to a new
+ * client (idle connections used to lock everyone else out). */
+static void test_silent_evicted_at_cap(void **state)
+{
+	int fd[4], late;
+	uint8_t b[4];
+	int closed = 0;
+
+	(void)state;
+	cfg.limits.max_clients = 4;
+	cfg.limits.stall_ms = 1000;
+	start();
+	for (int i = 0; i < 4; i++)
+		fd[i] = connect_to(path);
+	usleep(100000);
+	/* Not yet silent for 1 s: refused as before. */
+	late = connect_to(path);
+	assert_true(closed_within(late, 2000));
+	close(late);
+	usleep(1100000);
+	late = connect_to(path);
+	send_all(late, "\x00", 1);
+	assert_int_equal(recv_exact(late, b, 4, 2000), 4);
+	for (int i = 0; i < 4; i++) {
+		closed += closed_within(fd[i], 200);
+		close(fd[i]);
+	}
+	assert_int_equal(closed, 1);
+	pthread_mutex_lock(&srv.lock);
+	uint64_t evicted = srv.evicted;
+	pthread_mutex_unlock(&srv.lock);
+
+	assert_int_equal(evicted, 1);
+	close(late);
+}
+
+/* Connect as @uid (a forked child), ask the level: 0 if answered. */
+static int level_as_uid(uid_t uid)
+{
+	pid_t pid = fork();
+	int st;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		uint8_t b[4];
+		int fd;
+
+		if (setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
+			_exit(3);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		strcpy(sa.sun_path, path);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			_exit(4);
+		if (send(fd, "\x00", 1, MSG_NOSIGNAL) != 1)
+			_exit(5);
+		_exit(recv_exact(fd, b, 4, 2000) == 4 ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 100;
+}
+
+/* One uid holding every slot with busy connections cannot lock out a
+ * client of another uid (QEMU under its own uid): one of the greedy uid's
+ * connections gives way. A second connection of the newcomer's uid is
+ * refused as usual. */
+static void test_other_uid_gets_in(void **state)
+{
+	int fd[4], closed = 0;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	cfg.limits.max_clients = 4;
+	cfg.mode = 0666;
+	assert_int_equal(chmod(dir, 0711), 0);
+	start();
+	for (int i = 0; i < 4; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], "\x02\x10", 2);   /* waiting on an empty reserve: busy, not silent */
+	}
+	usleep(100000);
+	assert_int_equal(level_as_uid(65534), 0);
+	for (int i = 0; i < 4; i++)
+		closed += closed_within(fd[i], 200);
+	assert_int_equal(closed, 1);
+	for (int i = 0; i < 4; i++)
+		close(fd[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_socket_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_socket_symlink_race, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_command, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_others_unaffected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_64_clients, setup, teardown),
@@ -424,6 +738,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stall_and_flood, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gone_mid_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rate_measured, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_waiting_on_empty_reserve_sleeps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hangup_with_full_queue, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_accept_at_fd_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rate_per_uid_across_reconnects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_silent_evicted_at_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_uid_gets_in, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

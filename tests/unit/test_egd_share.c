@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,7 +50,9 @@ static void fake_close(struct rng_sink *s)
 	(void)s;
 }
 
-static const struct rng_sink_ops fake_ops = { "kernel", fake_demand, fake_write, fake_close };
+static const struct rng_sink_ops fake_ops = {
+	.name = "kernel", .demand = fake_demand, .write = fake_write, .close = fake_close,
+};
 
 static void test_host_first(void **state)
 {
@@ -93,6 +96,7 @@ static void test_host_first(void **state)
 	assert_int_equal(egd_reserve_held(&r), 1500);
 	f.demand = 0;
 	assert_int_equal(out.ops->demand(&out, 0, &next), 4096 - 1500);
+	out.ops->close(&out);
 	egd_reserve_destroy(&r);
 }
 
@@ -122,6 +126,7 @@ static void test_file_sink_takes_turns(void **state)
 	assert_int_equal(f.written + egd_reserve_held(&r), 100 * sizeof(buf));
 	assert_int_equal(to_reserve, 50 * sizeof(buf));
 	assert_int_equal(egd_reserve_held(&r), to_reserve);
+	out.ops->close(&out);
 	egd_reserve_destroy(&r);
 }
 
@@ -151,6 +156,63 @@ static void test_none_and_zero_credit(void **state)
 	next = 0;
 	assert_int_equal(out.ops->demand(&out, 0, &next), 0);
 	assert_int_equal(next, RNG_SINK_NEVER);
+	out.ops->close(&out);
+	egd_reserve_destroy(&r);
+}
+
+/* RDRAND-like parts: a 2500-byte block credited 39 bits (1/512 bit per
+ * bit) must not reach guests as 2500 bytes of entropy. The reserve gets
+ * SHA-512 digests, 64 bytes per 576 credited bits: never more bytes than
+ * credited bits / 8, at any point of the stream. */
+static void test_low_credit_is_condensed(void **state)
+{
+	struct rng_sink out;
+	struct egd_share sh;
+	struct egd_reserve r;
+	uint8_t buf[2500];
+	uint64_t next = 0, credited = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 131u + 7u);
+	assert_int_equal(egd_reserve_init(&r, 1u << 20), 0);
+	egd_share_open(&out, &sh, NULL, &r, false);
+#ifndef HAVE_LIBGCRYPT
+	skip();
+#endif
+	assert_int_equal(sh.condense_error, 0);
+	for (int i = 0; i < 100; i++) {
+		/* In -s 1000 parts, as the loop cuts a block: 1000/1000/500. */
+		static const size_t parts[] = { 1000, 1000, 500 };
+		static const unsigned int credits[] = { 15, 16, 8 };
+		size_t off = 0;
+
+		for (int p = 0; p < 3; p++) {
+			assert_true(out.ops->demand(&out, 0, &next) > 0);
+			assert_int_equal(out.ops->write(&out, buf + off, parts[p], credits[p]), 0);
+			off += parts[p];
+			credited += credits[p];
+			if (egd_reserve_held(&r) * 8 > credited)
+				fail_msg("%zu bytes in the reserve from %" PRIu64 " credited bits",
+					 egd_reserve_held(&r), credited);
+		}
+	}
+	/* 3900 bits: six outputs of 64 bytes (6 x 576 = 3456), 444 bits held back. */
+	assert_int_equal(credited, 3900);
+	assert_int_equal(egd_reserve_held(&r), 6 * 64);
+	assert_int_equal(sh.bytes_to_reserve, 6 * 64);
+	assert_int_equal(sh.condenser.bits_in, 3900);
+	/* The output is a hash, not the input: no 16-byte run of it appears. */
+	uint8_t got[6 * 64];
+
+	assert_int_equal(egd_reserve_take(&r, got, sizeof(got)), sizeof(got));
+	for (size_t k = 0; k + 16 <= sizeof(got); k += 16)
+		assert_null(memmem(buf, sizeof(buf), got + k, 16));
+	/* Half credit (a source at 0.5): 10000 bits a block, with the 444 held
+	 * back 10444 bits: 18 outputs. */
+	assert_int_equal(out.ops->write(&out, buf, 2500, 10000), 0);
+	assert_int_equal(egd_reserve_held(&r), 18 * 64);
+	out.ops->close(&out);
 	egd_reserve_destroy(&r);
 }
 
@@ -160,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_host_first),
 		cmocka_unit_test(test_file_sink_takes_turns),
 		cmocka_unit_test(test_none_and_zero_credit),
+		cmocka_unit_test(test_low_credit_is_condensed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,8 @@ static struct fake_kernel {
 	int avail, poolsize;
 	int open_ret, add_ret, reseed_ret;
 	bool expect_credit;   /* add_entropy checks credit with cmocka */
+	bool model_init_bits; /* avail plays 5.18+'s init_bits: credit counts
+			       * until 256, then the pool is ready */
 	unsigned int n_open, n_close, n_add, n_reseed, n_ready, n_avail, n_poolsize;
 	size_t bytes_added;
 	unsigned long bits_credited;
@@ -68,6 +70,13 @@ static int fake_add_entropy(int fd, const uint8_t *buf, size_t len, unsigned int
 		return fk.add_ret;
 	fk.bytes_added += len;
 	fk.bits_credited += credit_bits;
+	if (fk.model_init_bits && !fk.ready) {
+		fk.avail += credit_bits > 256 ? 256 : (int)credit_bits;
+		if (fk.avail >= 256) {
+			fk.avail = 256;
+			fk.ready = 1;
+		}
+	}
 	return 0;
 }
 
@@ -184,9 +193,10 @@ static void test_fill_before_ready(void **state)
 	assert_int_equal(fk.n_ready, 10);
 	assert_int_equal(fk.n_add, 10);
 	assert_int_equal(fk.bits_credited, 80000);
-	/* Filling never reseeds and never looks at entropy_avail. */
+	/* Filling never reseeds; it reads entropy_avail around each credited
+	 * write to count what the kernel took (here the fake's count stays 0). */
 	assert_int_equal(fk.n_reseed, 0);
-	assert_int_equal(fk.n_avail, 0);
+	assert_int_equal(fk.n_avail, 20);
 
 	/* The kernel says ready: the next top-up is one interval away. */
 	fk.ready = 1;
@@ -195,21 +205,69 @@ static void test_fill_before_ready(void **state)
 	s.ops->close(&s);
 }
 
-static void test_zero_credit_before_ready_backs_off(void **state)
+/*
+ * Issue 12.6: a zero-credit write (sysstat, a failed block mixed in) while
+ * the pool fills must not hold the sink back: a credited block right after
+ * it goes straight in (and, with the EGD socket, to the host, not to the
+ * reserve as a zero demand would route it). The loop paces zero-credit
+ * blocks itself.
+ */
+static void test_zero_credit_before_ready_holds_nothing_back(void **state)
 {
 	struct rng_sink s;
+	struct rng_sink_counters c;
 	uint64_t next = 0;
 
 	(void)state;
 	open_sink(&s, NULL);
 	assert_int_equal(s.ops->demand(&s, 1000, &next), FIPS_BLOCK_BYTES);
-	/* Mixed failing data cannot make the pool ready: no point hurrying. */
 	assert_int_equal(s.ops->write(&s, block, FIPS_BLOCK_BYTES, 0), 0);
-	assert_int_equal(s.ops->demand(&s, 1001, &next), 0);
-	assert_int_equal(next, 2000);
-	assert_int_equal(s.ops->demand(&s, 1999, &next), 0);
-	assert_int_equal(fk.n_ready, 1);
-	assert_int_equal(s.ops->demand(&s, 2000, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(s.ops->demand(&s, 1001, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(s.ops->write(&s, block, FIPS_BLOCK_BYTES, 10000), 0);
+	s.ops->counters(&s, &c);
+	assert_true(c.pool_phases && c.filling);
+	assert_int_equal(c.bytes_filling, 2 * FIPS_BLOCK_BYTES);
+	s.ops->close(&s);
+}
+
+/*
+ * Issue 12.8: the counters say what the kernel took: the rise of its count
+ * while the pool filled (at most 256 bits in all), then bytes mixed in
+ * after it was ready and the reseeds they triggered.
+ */
+static void test_counters_are_what_the_kernel_took(void **state)
+{
+	struct rng_sink s;
+	struct rng_sink_counters c;
+	struct rng_sink_kernel_config cfg;
+	uint64_t next = 0;
+
+	(void)state;
+	fk.model_init_bits = true;
+	rng_sink_kernel_config_default(&cfg);
+	cfg.topup_interval_s = 10;
+	open_sink(&s, &cfg);
+	assert_int_equal(s.ops->demand(&s, 1000, &next), FIPS_BLOCK_BYTES);
+	assert_int_equal(s.ops->write(&s, block, 64, 200), 0);
+	s.ops->counters(&s, &c);
+	assert_int_equal(c.bits_counted, 200);
+	assert_int_equal(s.ops->demand(&s, 1001, &next), FIPS_BLOCK_BYTES);
+	/* 64 bytes claimed at 8 bits a byte: 512 bits handed over, 56 counted. */
+	assert_int_equal(s.ops->write(&s, block, 64, 512), 0);
+	s.ops->counters(&s, &c);
+	assert_int_equal(c.bits_counted, 256);
+	assert_int_equal(c.bytes_filling, 2 * 64);
+	assert_true(c.filling);
+	assert_int_equal(s.ops->demand(&s, 2000, &next), 0);
+	s.ops->counters(&s, &c);
+	assert_false(c.filling);
+	assert_int_equal(s.ops->demand(&s, 12000, &next), 64);
+	assert_int_equal(s.ops->write(&s, block, 64, 512), 0);
+	s.ops->counters(&s, &c);
+	assert_int_equal(c.bits_counted, 256);
+	assert_int_equal(c.bytes_after_ready, 64);
+	assert_int_equal(c.reseeds, 1);
+	assert_int_equal(fk.n_reseed, 1);
 	s.ops->close(&s);
 }
 
@@ -498,7 +556,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_credit_passed_exactly, setup),
 		cmocka_unit_test_setup(test_fill_before_ready, setup),
-		cmocka_unit_test_setup(test_zero_credit_before_ready_backs_off, setup),
+		cmocka_unit_test_setup(test_zero_credit_before_ready_holds_nothing_back, setup),
+		cmocka_unit_test_setup(test_counters_are_what_the_kernel_took, setup),
 		cmocka_unit_test_setup(test_after_ready_no_feeding_until_timer, setup),
 		cmocka_unit_test_setup(test_topup_then_reseed, setup),
 		cmocka_unit_test_setup(test_unasked_write_after_ready_does_not_reseed, setup),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sources/rdrand.h"
+#include "rngd/credit.h"
 #include "sources/source.h"
 
 /* ---- fakes -------------------------------------------------------------- */
@@ -180,7 +181,7 @@ static void test_kernel_masked_rdseed(void **state)
 	cpu.kernel_rdseed = 0;
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_non_null(strstr(src->why, "kernel disabled"));
-	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
+	assert_true(src->ops->default_credit(src) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
 	assert_int_equal(src->ops->read(src, buf, 8), 8);
@@ -231,7 +232,11 @@ static void test_rdseed_preferred_and_credit(void **state)
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
-	assert_true(src->entropy_per_bit == RDSEED_ENTROPY_PER_BIT);
+	/* Issue 19.7: the source reports the fact, the daemon's main thread
+	 * alone sets the credit (open() runs in the reader thread). */
+	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
+	assert_true(src->ops->default_credit(src) == RDSEED_ENTROPY_PER_BIT);
+	assert_true(credit_entropy_per_bit(src, false) == RDSEED_ENTROPY_PER_BIT);
 	cpu.rdrand_calls = 0;
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	assert_int_equal(cpu.rdrand_calls, 0);
@@ -246,7 +251,7 @@ static void test_rdrand_fallback_keeps_low_credit(void **state)
 	cpu.leaf7_ebx = 0;
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
-	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
+	assert_true(credit_entropy_per_bit(src, false) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 64);
 	assert_int_equal(cpu.rdseed_calls, 0);
 }
@@ -258,6 +263,7 @@ static void test_explicit_credit_kept(void **state)
 	src->entropy_per_bit = 0.25; /* what -O rdrand:entropy_per_bit:0.25 does */
 	assert_int_equal(src->ops->open(src), 0);
 	assert_true(src->entropy_per_bit == 0.25);
+	assert_true(credit_entropy_per_bit(src, true) == 0.25);
 }
 
 static void test_option_instruction(void **state)

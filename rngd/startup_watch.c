@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "rngd/startup_watch.h"
+
+void rngd_startup_watch_init(struct rngd_startup_watch *w, rngd_startup_stop_fn on_stop, void *ctx)
+{
+	memset(w, 0, sizeof(*w));
+	(void)pthread_mutex_init(&w->lock, NULL);
+	w->signal_fd = w->stop_fd = -1;
+	w->phase = "starting";
+	w->on_stop = on_stop;
+	w->ctx = ctx;
+}
+
+static void *watch_main(void *arg)
+{
+	struct rngd_startup_watch *w = arg;
+
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = w->signal_fd, .events = POLLIN },
+			{ .fd = w->stop_fd, .events = POLLIN },
+		};
+		struct signalfd_siginfo si;
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;   /* the loop will still see the signal */
+		}
+		if (pfd[1].revents)
+			return NULL;
+		if (read(w->signal_fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+			continue;
+		/* Never released: the callback ends the process, and the main
+		 * thread must not change what it reads meanwhile. */
+		(void)pthread_mutex_lock(&w->lock);
+		w->on_stop(w->ctx, si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT", w->phase);
+	}
+}
+
+int rngd_startup_watch_start(struct rngd_startup_watch *w)
+{
+	sigset_t set;
+	int r;
+
+	if (w->running)
+		return 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	w->signal_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (w->signal_fd < 0)
+		return -errno;
+	w->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (w->stop_fd < 0) {
+		r = -errno;
+		(void)close(w->signal_fd);
+		w->signal_fd = -1;
+		return r;
+	}
+	r = pthread_create(&w->thread, NULL, watch_main, w);
+	if (r != 0) {
+		(void)close(w->signal_fd);
+		(void)close(w->stop_fd);
+		w->signal_fd = w->stop_fd = -1;
+		return -r;
+	}
+	w->running = true;
+	return 0;
+}
+
+void rngd_startup_watch_stop(struct rngd_startup_watch *w)
+{
+	uint64_t one = 1;
+
+	if (!w->running)
+		return;
+	(void)!write(w->stop_fd, &one, sizeof(one));
+	(void)pthread_join(w->thread, NULL);
+	(void)close(w->signal_fd);
+	(void)close(w->stop_fd);
+	w->signal_fd = w->stop_fd = -1;
+	w->running = false;
+}
+
+void rngd_startup_watch_phase(struct rngd_startup_watch *w, const char *phase)
+{
+	(void)pthread_mutex_lock(&w->lock);
+	w->phase = phase;
+	(void)pthread_mutex_unlock(&w->lock);
+}
+
+void rngd_startup_watch_lock(struct rngd_startup_watch *w)
+{
+	(void)pthread_mutex_lock(&w->lock);
+}
+
+void rngd_startup_watch_unlock(struct rngd_startup_watch *w)
+{
+	(void)pthread_mutex_unlock(&w->lock);
+}
+
+void rngd_startup_watch_destroy(struct rngd_startup_watch *w)
+{
+	rngd_startup_watch_stop(w);
+	(void)pthread_mutex_destroy(&w->lock);
+}

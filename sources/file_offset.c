@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sources/file_offset.h"
+
+/* A fixed-width line, so a rewrite in place never leaves a longer tail. */
+#define RECORD_LEN 128
+
+void file_offset_init(struct file_offset_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+/* FNV-1a: names the record after the path and recognises the bytes before
+ * the offset; not a security boundary (whoever can rewrite the file can
+ * feed rngd anything). */
+static uint64_t fnv1a(const uint8_t *p, size_t len)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static uint64_t path_hash(const char *path)
+{
+	return fnv1a((const uint8_t *)path, strlen(path));
+}
+
+/* The hash of the bytes just before @offset; 0 with -errno in *err. */
+static uint64_t tail_hash(int fd, uint64_t offset, int *err)
+{
+	uint8_t buf[FILE_OFFSET_TAIL];
+	size_t len = offset < FILE_OFFSET_TAIL ? (size_t)offset : FILE_OFFSET_TAIL;
+	ssize_t n = pread(fd, buf, len, (off_t)(offset - len));
+	uint64_t h;
+
+	*err = n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
+	h = fnv1a(buf, len);
+	explicit_bzero(buf, sizeof(buf));
+	return h;
+}
+
+static void load(struct file_offset_record *r)
+{
+	char line[RECORD_LEN + 1];
+	ssize_t n = pread(r->fd, line, RECORD_LEN, 0);
+	unsigned long long dev, ino, size, offset, tail;
+	long long mtime_s;
+	long mtime_ns;
+
+	if (n <= 0)
+		return;
+	line[n] = '\0';
+	if (sscanf(line, "%llu %llu %llu %lld %ld %llu %llx", &dev, &ino, &size, &mtime_s, &mtime_ns, &offset,
+		   &tail) != 7)
+		return;
+	r->tail = tail;
+	r->dev = dev;
+	r->ino = ino;
+	r->size = size;
+	r->mtime_s = mtime_s;
+	r->mtime_ns = mtime_ns;
+	r->offset = offset;
+	r->valid = true;
+}
+
+int file_offset_open(struct file_offset_record *r, const char *state_dir, const char *path)
+{
+	char name[4200];
+	int dfd;
+
+	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	dfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	(void)snprintf(name, sizeof(name), "file-offset-%016" PRIx64, path_hash(path));
+	r->fd = openat(dfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+	(void)close(dfd);
+	if (r->fd < 0)
+		return -errno;
+	load(r);
+	return 0;
+}
+
+uint64_t file_offset_resume(const struct file_offset_record *r, int fd, const struct stat *st)
+{
+	int err;
+
+	if (!r->valid || r->dev != (uint64_t)st->st_dev || r->ino != (uint64_t)st->st_ino)
+		return 0;
+	/* Shorter than the offset, or other bytes before it: rewritten. */
+	if ((uint64_t)st->st_size < r->offset || tail_hash(fd, r->offset, &err) != r->tail || err < 0)
+		return 0;
+	return r->offset;
+}
+
+int file_offset_store(struct file_offset_record *r, int fd, const struct stat *st, uint64_t offset)
+{
+	char line[RECORD_LEN];
+	uint64_t tail;
+	int n, err;
+
+	if (r->fd < 0)
+		return -EBADF;
+	tail = tail_hash(fd, offset, &err);
+	if (err < 0)
+		return err;
+	n = snprintf(line, sizeof(line), "%llu %llu %llu %lld %ld %llu %016llx", (unsigned long long)st->st_dev,
+		     (unsigned long long)st->st_ino, (unsigned long long)st->st_size,
+		     (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (unsigned long long)offset,
+		     (unsigned long long)tail);
+	if (n < 0 || n >= RECORD_LEN)
+		return -EOVERFLOW;
+	memset(line + n, ' ', RECORD_LEN - 1 - (size_t)n);
+	line[RECORD_LEN - 1] = '\n';
+	if (pwrite(r->fd, line, RECORD_LEN, 0) != RECORD_LEN)
+		return errno ? -errno : -EIO;
+	r->dev = (uint64_t)st->st_dev;
+	r->ino = (uint64_t)st->st_ino;
+	r->size = (uint64_t)st->st_size;
+	r->mtime_s = st->st_mtim.tv_sec;
+	r->mtime_ns = st->st_mtim.tv_nsec;
+	r->offset = offset;
+	r->tail = tail;
+	r->valid = true;
+	return 0;
+}
+
+void file_offset_close(struct file_offset_record *r)
+{
+	if (r->fd >= 0)
+		(void)close(r->fd);
+	r->fd = -1;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Issue 12.7: a regular-file source with credit is never credited twice
+# across restarts (Restart=on-failure, the watchdog, a hand restart): its
+# read offset is kept in --state-dir. A restart loop: SIGKILL mid-file (a
+# crash), SIGTERM, and runs after the end; every block of the file reaches
+# the sink at most once, and a run after the end credits nothing.
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+skip_unless_guard
+
+blocks=400
+"$HELPER" gen random $blocks "$T/a" || fail gen
+: > "$T/sink"
+# -s 64 into a FIFO read slowly: rngd is mid-file when it is killed.
+mkfifo "$T/fifo"
+runs=0
+for sig in KILL TERM; do
+	( while :; do head -c 20000 ; sleep 0.05; done < "$T/fifo" >> "$T/sink" ) &
+	reader=$!
+	start_rngd -x all -r "$T/a" -O file:entropy_per_bit:1 -o "$T/fifo" -s 64 --state-dir="$T/state"
+	sleep 0.6
+	stop_rngd $sig
+	kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
+	runs=$((runs + 1))
+done
+# Then to the end, and twice more after it.
+for i in 1 2; do
+	start_rngd -x all -r "$T/a" -O file:entropy_per_bit:1 -o "$T/sink" --state-dir="$T/state"
+	if [ "$i" = 1 ]; then wait_log "file: (exhausted|end of data)" 30; sleep 0.3; fi
+	sleep 0.3
+	stop_rngd TERM
+	cp "$T/log" "$T/log.end$i"
+done
+grep -q "read to its end by an earlier run" "$T/log.end2" || fail "the run after the end did not see the file as read"
+credited=$(grep -E "notice: file: summary:" "$T/log.end2" | grep -oE "bits credited [0-9]+" | awk '{print $NF}')
+[ "${credited:-0}" = 0 ] || fail "a run after the end credited $credited bits"
+
+python3 - "$T/a" "$T/sink" $blocks <<'PY' || fail "a block reached the sink twice"
+import sys
+src = open(sys.argv[1], 'rb').read()[4:]
+sink = open(sys.argv[2], 'rb').read()
+n = int(sys.argv[3])
+twice = [i for i in range(n) if sink.count(src[i * 2500:i * 2500 + 32]) > 1]
+seen = sum(1 for i in range(n) if src[i * 2500:i * 2500 + 32] in sink)
+print("blocks in the sink: %d of %d, twice: %d" % (seen, n, len(twice)))
+sys.exit(1 if twice or seen < n // 2 else 0)
+PY
+echo "ok: $runs interrupted runs and 2 after them; no block of the file credited twice"

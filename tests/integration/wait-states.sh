@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# What rngd costs while it waits (issue 19): rngd under guard.sh in each
+# wait state for WAIT_STATE_SECONDS (default 10), measured from outside:
+#   CPU     utime + stime of the whole process, /proc/PID/stat (clock ticks)
+#   wakes   voluntary context switches summed over every thread,
+#           /proc/PID/task/*/status: each one is a thread going to sleep
+#           after it woke, so this counts wake-ups
+# Every state must stay under 1 % of one core and under its wake-up bound
+# (per minute, from the window), listed with each state below and in the
+# README's table. The measuring window starts once the state is reached
+# and has settled (1 s), so start-up work is not counted.
+#
+# States and their wake-up bounds (per minute):
+#   device-missing   120  hwrng on a missing device: re-open back-off
+#                         0.1 s doubling to 30 s, plus the 10 s status
+#   read-fails       120  a file source whose every read fails (EIO from
+#                         tests/fault/faultshim.so): the same back-off
+#   quarantined      120  a source of zeros, quarantined: re-tests back
+#                         off from 1 s, doubling
+#   exhausted         30  the only source a regular file, read to its end
+#   fifo-source       30  a FIFO source nobody opens for writing
+#   fifo-sink         30  a file sink on a FIFO whose reader never reads;
+#                         then SIGTERM must be answered within 1 s
+#   egd-1, egd-64     30  the EGD server with 1 and 64 clients, each
+#                         with a blocking read on an empty reserve
+#   egd-hangup        30  an EGD client that filled its request queue and
+#                         hung up
+#   kernel-ready      30  the kernel sink after the pool is ready (the
+#                         loop and sink over mocked kernel calls:
+#                         tests/integration/wait-ksink.c)
+# WAIT_STATES="a b" runs only those; WAIT_RNGD / WAIT_KSINK measure
+# another build (the README's before/after table). WAIT_REPORT=FILE
+# appends one line per state: "STATE cpu% wakes/min".
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+skip_unless_guard
+
+SECS=${WAIT_STATE_SECONDS:-10}
+RNGD=${WAIT_RNGD:-$RNGD}
+EGD_CLIENT=${WAIT_EGD_CLIENT:-$top_builddir/tests/integration/egd-client}
+KSINK=${WAIT_KSINK:-$top_builddir/tests/integration/wait-ksink}
+SHIM=$top_builddir/tests/fault/faultshim.so
+SOCK=$T/egd.sock
+HZ=$(getconf CLK_TCK)
+STATES=${WAIT_STATES:-device-missing read-fails quarantined exhausted fifo-source fifo-sink egd-1 egd-64 egd-hangup kernel-ready}
+FAILED=0
+REAL_RNGD=$RNGD
+
+declare -A BOUND=([device-missing]=120 [read-fails]=120 [quarantined]=120 [exhausted]=30
+	[fifo-source]=30 [fifo-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [kernel-ready]=30)
+
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+wakes() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+
+# measure STATE: watch $RNGD_PID for SECS seconds, check the bounds.
+measure() {
+	local state=$1 t0 t1 w0 w1 cpu per_min
+	sleep 1
+	kill -0 "$RNGD_PID" 2>/dev/null || fail "$state: rngd died before the measurement"
+	t0=$(ticks "$RNGD_PID"); w0=$(wakes "$RNGD_PID")
+	sleep "$SECS"
+	t1=$(ticks "$RNGD_PID"); w1=$(wakes "$RNGD_PID")
+	kill -0 "$RNGD_PID" 2>/dev/null || fail "$state: rngd died during the measurement"
+	cpu=$(awk -v t=$((t1 - t0)) -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.2f", 100 * t / hz / s }')
+	per_min=$(awk -v w=$((w1 - w0)) -v s="$SECS" 'BEGIN { printf "%.0f", w * 60 / s }')
+	echo "$state: ${cpu}% of a core, $((w1 - w0)) wake-ups in ${SECS} s ($per_min/min; bound ${BOUND[$state]})"
+	[ -n "${WAIT_REPORT:-}" ] && echo "$state $cpu $per_min" >> "$WAIT_REPORT"
+	if awk -v c="$cpu" 'BEGIN { exit !(c >= 1.0) }'; then
+		echo "FAIL: $state: ${cpu}% of a core while waiting (limit 1 %)" >&2
+		FAILED=1
+	fi
+	if [ "$per_min" -gt "${BOUND[$state]}" ]; then
+		echo "FAIL: $state: $per_min wake-ups a minute (bound ${BOUND[$state]})" >&2
+		FAILED=1
+	fi
+}
+
+stop() {
+	stop_rngd TERM
+	[ "$RC" = 0 ] || fail "$1: rngd exited $RC"
+}
+
+random_file() { head -c "$2" /dev/urandom > "$1"; }
+
+for state in $STATES; do
+	RNGD=$REAL_RNGD
+	rm -f "$T/log" "$T/out" "$SOCK"
+	case $state in
+	device-missing)
+		start_rngd -x all -n hwrng -O "hwrng:device:$T/nonexistent" -o "$T/out"
+		wait_log "cannot open"
+		measure "$state"; stop "$state" ;;
+	read-fails)
+		[ -f "$SHIM" ] || fail "no $SHIM"
+		random_file "$T/dev" 100000
+		cat > "$T/rngd-shim" <<WRAP
+#!/bin/sh
+FAULT_PATH="$T/dev" FAULT_KINDS=eio FAULT_RATE=1000 exec env LD_PRELOAD="$SHIM" "$REAL_RNGD" "\$@"
+WRAP
+		chmod +x "$T/rngd-shim"
+		RNGD=$T/rngd-shim
+		start_rngd -x all -r "$T/dev" -o "$T/out"
+		wait_log "Input/output error"
+		measure "$state"; stop "$state" ;;
+	quarantined)
+		start_rngd -x all -r /dev/zero -o "$T/out"
+		wait_log "quarantined after"
+		measure "$state"; stop "$state" ;;
+	exhausted)
+		random_file "$T/small" 30000
+		start_rngd -x all -r "$T/small" -o "$T/out"
+		wait_log "exhausted"
+		measure "$state"; stop "$state" ;;
+	fifo-source)
+		mkfifo "$T/src.fifo"
+		start_rngd -x all -r "$T/src.fifo" -o "$T/out"
+		wait_log "feeding"
+		measure "$state"; stop "$state"
+		rm -f "$T/src.fifo" ;;
+	fifo-sink)
+		random_file "$T/big" 500000
+		mkfifo "$T/sink.fifo"
+		exec 3<> "$T/sink.fifo"        # a reader that never reads
+		start_rngd -x all -r "$T/big" -o "$T/sink.fifo"
+		wait_log "feeding"
+		sleep 1
+		measure "$state"
+		t0=$(date +%s%N)
+		kill -TERM "$RNGD_PID"
+		for _ in $(seq 100); do kill -0 "$RNGD_PID" 2>/dev/null || break; sleep 0.01; done
+		ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+		alive=0; kill -0 "$RNGD_PID" 2>/dev/null && alive=1
+		stop_rngd KILL 2>/dev/null
+		exec 3<&-
+		rm -f "$T/sink.fifo"
+		if [ "$alive" = 1 ]; then
+			echo "FAIL: fifo-sink: SIGTERM not answered within 1 s" >&2; FAILED=1
+		else
+			echo "fifo-sink: SIGTERM answered in $ms ms"
+		fi ;;
+	egd-1 | egd-64 | egd-hangup)
+		mkfifo "$T/src.fifo"
+		start_rngd -x all -r "$T/src.fifo" -o none --egd-socket "$SOCK"
+		for _ in $(seq 200); do [ -S "$SOCK" ] && break; sleep 0.05; done
+		[ -S "$SOCK" ] || fail "$state: rngd did not listen on $SOCK"
+		if [ "$state" = egd-hangup ]; then
+			# 300 blocking reads of 1 byte: the queue (256) is full; then gone.
+			"$EGD_CLIENT" "$SOCK" raw 0201 300 > /dev/null
+			clients=
+		else
+			n=${state#egd-}
+			"$EGD_CLIENT" "$SOCK" wait "$n" $((SECS + 3)) > "$T/clients" &
+			clients=$!
+			for _ in $(seq 200); do grep -q waiting "$T/clients" && break; sleep 0.05; done
+			grep -q waiting "$T/clients" || fail "$state: the clients did not connect"
+		fi
+		measure "$state"
+		[ -n "$clients" ] && wait "$clients"
+		stop "$state"
+		rm -f "$T/src.fifo" ;;
+	kernel-ready)
+		random_file "$T/big" 500000
+		rm -f "$T/pid"
+		"$GUARD" -p "$T/pid" -- "$KSINK" "$T/big" > "$T/out" 2> "$T/log" &
+		GUARD_JOB=$!
+		for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.05; done
+		RNGD_PID=$(cat "$T/pid")
+		for _ in $(seq 200); do grep -q running "$T/out" && break; sleep 0.05; done
+		grep -q running "$T/out" || fail "kernel-ready: wait-ksink did not start"
+		measure "$state"; stop "$state"
+		grep -q "^adds " "$T/out" || fail "kernel-ready: no summary from wait-ksink" ;;
+	*)
+		fail "unknown state $state" ;;
+	esac
+done
+exit $FAILED

@@ -1,0 +1,23 @@
+# tests/unit/credit.mk: issue 12 ("credit is exact") and 19.7 (data races).
+# A ThreadSanitizer twin of the log test: the level that SIGHUP changes
+# while reader threads log must be read and written atomically.
+if HAVE_CMOCKA
+if HAVE_TSAN
+check_PROGRAMS += tests/unit/test_daemon_log_tsan
+TESTS += tests/unit/test_daemon_log_tsan
+CREDIT_TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer
+tests_unit_test_daemon_log_tsan_SOURCES = $(DAEMON_LOG_TEST_FILES)
+tests_unit_test_daemon_log_tsan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread $(CREDIT_TSAN_FLAGS)
+tests_unit_test_daemon_log_tsan_LDFLAGS = $(CREDIT_TSAN_FLAGS)
+tests_unit_test_daemon_log_tsan_LDADD = $(CMOCKA_LIBS) -lpthread
+endif
+endif
+
+# Tested bytes stay out of core dumps (issue 12.11).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_secret_mem
+TESTS += tests/unit/test_secret_mem
+tests_unit_test_secret_mem_SOURCES = tests/unit/test_secret_mem.c rngd/secret_mem.c rngd/secret_mem.h
+tests_unit_test_secret_mem_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_secret_mem_LDADD = $(CMOCKA_LIBS)
+endif
