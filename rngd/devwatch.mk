@@ -9,9 +9,6 @@ rngd_rngd_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 DAEMON_LOOP_TEST_FILES += $(RNGD_DEVWATCH_SOURCES)
 tests_integration_wait_ksink_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 tests_integration_rngd_mockkernel_SOURCES += $(RNGD_DEVWATCH_SOURCES)
-# (Not the watch's: credit.mk's rngd-mockkernel links main.c, which since
-# the startup branch also needs startup_watch.c; main does not link without.)
-tests_integration_rngd_mockkernel_SOURCES += rngd/startup_watch.c rngd/startup_watch.h
 
 # ---- tests ----------------------------------------------------------------
 check_PROGRAMS += tests/integration/uevent-send

@@ -25,6 +25,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "rngd/compat.h"
 #include "rngd/egd_reserve.h"
 #include "rngd/egd_server.h"
 #include "rngd/egd_share.h"
@@ -171,7 +172,9 @@ static int reload(struct rngd_loop *l, void *ctx)
 	char err[RNGD_ERR_MAX];
 	int r;
 
-	r = rngd_options_load(&fresh, d->argc, d->argv, err);
+	r = rngd_compat_load(&fresh, d->argc, d->argv, err);
+	if (r > 0)
+		r = rngd_fail(err, "the command line prints and exits; nothing to reload");
 	if (r == 0)
 		r = rngd_source_set_reapply(&fresh, d->slots, d->n_slots, err);
 	if (r < 0) {
@@ -327,6 +330,48 @@ static void watch_hwrng(struct rngd *d)
 	 * is for good, and its reader re-opens with back-off. */
 	hw->device_events = hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
 			    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR;
+}
+
+/* How peer options were taken, and every source whose credit the user's
+ * own words changed (-e, -H, -O ...:entropy_per_bit): one line each. */
+static void log_compat_notes(struct rngd *d)
+{
+	for (size_t i = 0; i < d->opts.n_notes; i++)
+		rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
+	for (size_t i = 0; i < d->n_slots; i++) {
+		const struct rng_source *s = &d->slots[i].src;
+
+		if (d->slots[i].enabled && s->entropy_per_bit != s->ops->default_entropy_per_bit)
+			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (default %.3f)",
+				 s->entropy_per_bit, s->ops->default_entropy_per_bit);
+	}
+}
+
+/* HRNGSELECT (--defaults-file): written to rng_current before any source
+ * opens and before rng_quality is taken, as Debian's init script does. */
+static void select_hwrng(struct rngd *d)
+{
+	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : "/sys/class/misc/hw_random";
+	char path[4096];
+	FILE *f;
+
+	if (!d->opts.hwrng_select)
+		return;
+	snprintf(path, sizeof(path), "%s/rng_current", dir);
+	f = fopen(path, "we");
+	if (f) {
+		int bad = fputs(d->opts.hwrng_select, f) < 0;
+
+		if (fclose(f) != 0 || bad)
+			f = NULL;
+	}
+	if (!f) {
+		/* The init script goes on too: the device then stays the kernel's choice. */
+		rngd_log(&d->log, LOG_WARNING, "hwrng", "HRNGSELECT: cannot write %s to %s: %s", d->opts.hwrng_select,
+			 path, strerror(errno));
+		return;
+	}
+	rngd_log(&d->log, LOG_NOTICE, "hwrng", "HRNGSELECT: %s written to %s", d->opts.hwrng_select, path);
 }
 
 static uint64_t egd_served(void *ctx)
@@ -485,6 +530,13 @@ static int run(struct rngd *d)
 		rngd_source_set_list(stdout, d->slots, d->n_slots);
 		return RNGD_EXIT_OK;
 	}
+	if (d->opts.option_help) {
+		if (rngd_compat_print_keys(stdout, d->opts.option_help, d->slots, d->n_slots, err) < 0) {
+			print_error_line(err);
+			return RNGD_EXIT_USAGE;
+		}
+		return RNGD_EXIT_OK;
+	}
 	r = check_file_sources(&d->opts);
 	if (r != 0)
 		return r;
@@ -498,6 +550,7 @@ static int run(struct rngd *d)
 	rngd_log_init(&d->log, d->opts.foreground || d->opts.test_mode, log_level(&d->opts));
 	d->log_ready = true;
 	watch_unlock(d);
+	log_compat_notes(d);
 	if (!d->opts.foreground && !d->opts.test_mode) {
 		/* Threads do not survive fork(): the child starts its own watch. */
 		rngd_startup_watch_stop(&d->watch);
@@ -535,6 +588,7 @@ static int run(struct rngd *d)
 		/* What the host's pool took is counted by the sink inside. */
 		d->loop.host_sink = d->sink_open ? &d->sink : NULL;
 	}
+	select_hwrng(d);
 	phase(d, "opening the sources");
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
@@ -583,11 +637,15 @@ int main(int argc, char *argv[])
 	phase(&d, "reading the configuration");
 	/* Without it a SIGTERM still waits for the loop, as before. */
 	(void)rngd_startup_watch_start(&d.watch);
-	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {
-		print_error_line(err);
+	code = rngd_compat_load(&d.opts, argc, argv, err);
+	if (code != 0) {
+		if (code < 0)
+			print_error_line(err);
+		else
+			rngd_compat_print_hrngs(stdout);
 		rngd_startup_watch_destroy(&d.watch);
 		rngd_options_free(&d.opts);
-		return RNGD_EXIT_USAGE;
+		return code < 0 ? RNGD_EXIT_USAGE : RNGD_EXIT_OK;
 	}
 	phase(&d, "starting");
 	if (d.opts.help) {

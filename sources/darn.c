@@ -281,6 +281,7 @@ static void darn_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_darn_ops = {
 	.name = "darn",
 	.summary = "POWER9+ DARN instruction (L=2 raw, else L=1 conditioned)",
+	.keys = "level=auto: auto, raw (2) or conditioned",
 	.default_entropy_per_bit = DARN_ENTROPY_PER_BIT,
 	.default_priority = 3,
 	.probe = darn_probe,

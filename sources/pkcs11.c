@@ -466,6 +466,7 @@ static void pkcs11_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_pkcs11_ops = {
 	.name = "pkcs11",
 	.summary = "PKCS#11 token C_GenerateRandom (off unless -O pkcs11:module:PATH)",
+	.keys = "module=(none) token slot pin-file chunk=64",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = 1,
 	.probe = pkcs11_probe,

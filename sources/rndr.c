@@ -310,6 +310,7 @@ static void rndr_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_rndr_ops = {
 	.name = "rndr",
 	.summary = "arm64 RNDRRS (preferred) or RNDR instruction (FEAT_RNG)",
+	.keys = "instruction=auto: auto, rndrrs or rndr",
 	.default_entropy_per_bit = RNDR_ENTROPY_PER_BIT,
 	.default_priority = 3,
 	.probe = rndr_probe,

@@ -14,7 +14,8 @@ check_PROGRAMS += tests/integration/rngd-mockkernel
 tests_integration_rngd_mockkernel_SOURCES = rngd/main.c $(RNGD_CORE_SOURCES) \
 	rngd/sink_kernel.c rngd/kernel_entropy.h rngd/hwrng_quality.c rngd/hwrng_quality.h \
 	rngd/privs.c rngd/privs.h rngd/notify.c rngd/notify.h $(RNGD_EGD_SOURCES) \
-	tests/integration/kernel_entropy_mock.c
+	tests/integration/kernel_entropy_mock.c \
+	rngd/startup_watch.c rngd/startup_watch.h $(RNGD_COMPAT_SOURCES)
 tests_integration_rngd_mockkernel_CFLAGS = $(rngd_rngd_CFLAGS)
 tests_integration_rngd_mockkernel_LDADD = $(rngd_rngd_LDADD)
 TESTS += tests/integration/credit-accounting.sh
