@@ -21,6 +21,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "rngd/compat.h"
 #include "rngd/egd_reserve.h"
 #include "rngd/egd_server.h"
 #include "rngd/egd_share.h"
@@ -96,7 +97,9 @@ static int reload(struct rngd_loop *l, void *ctx)
 	char err[RNGD_ERR_MAX];
 	int r;
 
-	r = rngd_options_load(&fresh, d->argc, d->argv, err);
+	r = rngd_compat_load(&fresh, d->argc, d->argv, err);
+	if (r > 0)
+		r = rngd_fail(err, "the command line prints and exits; nothing to reload");
 	if (r == 0)
 		r = rngd_source_set_reapply(&fresh, d->slots, d->n_slots, err);
 	if (r < 0) {
@@ -195,6 +198,48 @@ static void take_hwrng_quality(struct rngd *d)
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
 }
 
+/* How peer options were taken, and every source whose credit the user's
+ * own words changed (-e, -H, -O ...:entropy_per_bit): one line each. */
+static void log_compat_notes(struct rngd *d)
+{
+	for (size_t i = 0; i < d->opts.n_notes; i++)
+		rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
+	for (size_t i = 0; i < d->n_slots; i++) {
+		const struct rng_source *s = &d->slots[i].src;
+
+		if (d->slots[i].enabled && s->entropy_per_bit != s->ops->default_entropy_per_bit)
+			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (default %.3f)",
+				 s->entropy_per_bit, s->ops->default_entropy_per_bit);
+	}
+}
+
+/* HRNGSELECT (--defaults-file): written to rng_current before any source
+ * opens and before rng_quality is taken, as Debian's init script does. */
+static void select_hwrng(struct rngd *d)
+{
+	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : "/sys/class/misc/hw_random";
+	char path[4096];
+	FILE *f;
+
+	if (!d->opts.hwrng_select)
+		return;
+	snprintf(path, sizeof(path), "%s/rng_current", dir);
+	f = fopen(path, "we");
+	if (f) {
+		int bad = fputs(d->opts.hwrng_select, f) < 0;
+
+		if (fclose(f) != 0 || bad)
+			f = NULL;
+	}
+	if (!f) {
+		/* The init script goes on too: the device then stays the kernel's choice. */
+		rngd_log(&d->log, LOG_WARNING, "hwrng", "HRNGSELECT: cannot write %s to %s: %s", d->opts.hwrng_select,
+			 path, strerror(errno));
+		return;
+	}
+	rngd_log(&d->log, LOG_NOTICE, "hwrng", "HRNGSELECT: %s written to %s", d->opts.hwrng_select, path);
+}
+
 static void log_egd_stats(void *ctx, const char *why)
 {
 	struct rngd *d = ctx;
@@ -277,7 +322,15 @@ static int run(struct rngd *d)
 		rngd_source_set_list(stdout, d->slots, d->n_slots);
 		return RNGD_EXIT_OK;
 	}
+	if (d->opts.option_help) {
+		if (rngd_compat_print_keys(stdout, d->opts.option_help, d->slots, d->n_slots, err) < 0) {
+			fprintf(stderr, "rngd: %s\n", err);
+			return RNGD_EXIT_USAGE;
+		}
+		return RNGD_EXIT_OK;
+	}
 	rngd_log_init(&d->log, d->opts.foreground || d->opts.test_mode, log_level(&d->opts));
+	log_compat_notes(d);
 	if (!d->opts.foreground && !d->opts.test_mode && daemon(0, 0) < 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "cannot become a daemon: %s", strerror(errno));
 		return RNGD_EXIT_FAILURE;
@@ -304,6 +357,7 @@ static int run(struct rngd *d)
 		d->loop.log_stats_extra = log_egd_stats;
 		d->loop.log_stats_ctx = d;
 	}
+	select_hwrng(d);
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
 		return RNGD_EXIT_FAILURE;
@@ -336,10 +390,12 @@ int main(int argc, char *argv[])
 	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
 	d.argc = argc;
 	d.argv = argv;
-	if (rngd_options_load(&d.opts, argc, argv, err) < 0) {
-		fprintf(stderr, "rngd: %s\n", err);
+	code = rngd_compat_load(&d.opts, argc, argv, err);
+	if (code != 0) {
+		if (code < 0)
+			fprintf(stderr, "rngd: %s\n", err);
 		rngd_options_free(&d.opts);
-		return RNGD_EXIT_USAGE;
+		return code < 0 ? RNGD_EXIT_USAGE : RNGD_EXIT_OK;
 	}
 	if (d.opts.help) {
 		rngd_options_usage(stdout);

@@ -41,6 +41,8 @@ enum opt_id {
 	OPT_EGD_BURST,
 	OPT_EGD_CLIENTS,
 	OPT_EGD_PRIME,
+	OPT_COMPAT,
+	OPT_DEFAULTS_FILE,
 };
 
 enum opt_where {
@@ -67,7 +69,7 @@ static const struct opt_def opt_defs[] = {
 	{ "include", 'n', "NAME", WHERE_BOTH, "enable a source" },
 	{ "list", 'l', NULL, WHERE_CLI, "list the sources compiled in, whether each is usable here and why not" },
 	{ "option", 'O', "SRC:KEY:VALUE", WHERE_BOTH,
-	  "set a source option (entropy_per_bit, priority, or the source's own keys)" },
+	  "set a source option (entropy_per_bit, priority, or the source's own keys); -O SRC lists them" },
 	{ "fill-watermark", 'W', "BITS", WHERE_BOTH, "kernels before 5.18: keep entropy_avail at BITS" },
 	{ "random-step", 's', "BYTES", WHERE_BOTH, "bytes handed to the sink per write (default 2500)" },
 	{ "pid-file", 'p', "PATH", WHERE_BOTH, "pid file, locked (default " RNGD_DEFAULT_PIDFILE " in the background)" },
@@ -79,6 +81,15 @@ static const struct opt_def opt_defs[] = {
 	{ "test", 't', NULL, WHERE_CLI, "test mode: feed nothing, print each source's passing rate" },
 	{ "config", 'c', "FILE", WHERE_CLI, "config file (default " RNGD_DEFAULT_CONFIG ")" },
 	{ "help", 'h', NULL, WHERE_CLI, "this help" },
+	{ "entropy-count", 'e', "BITS", WHERE_BOTH,
+	  "rng-tools: cap every source's credit at BITS/8 per bit (1..8); never raises one" },
+	{ "force-reseed", 'R', "SECONDS", WHERE_BOTH, "rng-tools: the same as --topup-interval" },
+	{ "ignorefail", 'i', NULL, WHERE_BOTH, "rng-tools: --on-fail=mix (failed blocks are never credited)" },
+	{ "use-slow-sources", 'u', NULL, WHERE_BOTH, "rng-tools: accepted; every source has its own thread" },
+	{ "compat", OPT_COMPAT, "NAME", WHERE_CLI,
+	  "read the command line as rng-tools (default), debian (rng-tools-debian 2.3) or rng-tools5" },
+	{ "defaults-file", OPT_DEFAULTS_FILE, "PATH", WHERE_CLI,
+	  "take HRNGDEVICE, RNGDOPTIONS, HRNGSELECT from /etc/default/rng-tools-debian (not executed)" },
 	{ "on-fail", OPT_ON_FAIL, "drop|mix", WHERE_BOTH,
 	  "failed blocks: discard (default), or mix into the sink with 0 credit" },
 	{ "stats-file", OPT_STATS_FILE, "PATH", WHERE_BOTH, "write counters in Prometheus text format" },
@@ -157,6 +168,25 @@ void rngd_options_init(struct rngd_options *o)
 	o->egd_rate = EGD_DEFAULT_RATE;
 	o->egd_burst = EGD_DEFAULT_BURST;
 	o->egd_clients = EGD_DEFAULT_CLIENTS;
+	o->entropy_ceiling = -1.0;
+}
+
+int rngd_options_note(struct rngd_options *o, int level, const char *fmt, ...)
+{
+	struct rngd_note *n = realloc(o->notes, (o->n_notes + 1) * sizeof(*n));
+	va_list ap;
+	int len;
+
+	if (!n)
+		return -ENOMEM;
+	o->notes = n;
+	va_start(ap, fmt);
+	len = vasprintf(&n[o->n_notes].text, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return -ENOMEM;
+	n[o->n_notes++].level = level;
+	return 0;
 }
 
 void rngd_options_free(struct rngd_options *o)
@@ -170,6 +200,11 @@ void rngd_options_free(struct rngd_options *o)
 	free(o->egd_socket);
 	free(o->egd_socket_group);
 	free(o->state_dir);
+	free(o->option_help);
+	free(o->hwrng_select);
+	for (size_t i = 0; i < o->n_notes; i++)
+		free(o->notes[i].text);
+	free(o->notes);
 	for (size_t i = 0; i < o->n_source_args; i++)
 		free(o->source_args[i].text);
 	free(o->source_args);
@@ -349,6 +384,11 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		r = add_source_arg(o, (enum rngd_source_arg_kind)d->id, value);
 		break;
 	case 'O':
+		/* rng-tools: -O SRC alone lists SRC's keys. */
+		if (!strchr(value, ':') && source_name_well_formed(value)) {
+			r = set_string(&o->option_help, value);
+			break;
+		}
 		if (!source_option_well_formed(value))
 			return rngd_fail(err, "-O (option) needs SOURCE:KEY:VALUE, not '%s'", value);
 		r = add_source_arg(o, RNGD_SRC_OPTION, value);
@@ -362,6 +402,26 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		if (parse_uint(value, 1, 65536, &n) < 0)
 			return rngd_fail(err, "'%s' needs a byte count 1..65536, not '%s'", name, value);
 		o->random_step = (unsigned int)n;
+		break;
+	case 'e':
+		if (parse_uint(value, 1, 8, &n) < 0)
+			return rngd_fail(err, "'%s' needs bits per byte 1..8, not '%s'", name, value);
+		o->entropy_ceiling = (double)n / 8.0;
+		break;
+	case 'R':
+		if (parse_uint(value, 1, 86400, &n) < 0)
+			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
+		o->topup_interval_s = (unsigned int)n;
+		break;
+	case 'i':
+		o->ignorefail = flag;
+		o->on_fail = flag ? RNGD_ON_FAIL_MIX : RNGD_ON_FAIL_DROP;
+		break;
+	case 'u': o->use_slow_sources = flag; break;
+	case OPT_COMPAT:
+	case OPT_DEFAULTS_FILE:
+		/* Read by rngd_compat_load() before this parser runs; seen here
+		 * only by callers that skip it, where they change nothing. */
 		break;
 	case OPT_ON_FAIL:
 		if (strcmp(value, "drop") == 0)

@@ -44,6 +44,13 @@ struct rngd_source_arg {
 	char *text;
 };
 
+/* A line for the log about how a peer's option was taken (rngd/compat.c):
+ * parsing never logs, main() logs these once the log is up. */
+struct rngd_note {
+	int level;                  /* LOG_INFO, LOG_NOTICE or LOG_WARNING */
+	char *text;
+};
+
 struct rngd_options {
 	bool foreground;
 	bool list;
@@ -80,6 +87,14 @@ struct rngd_options {
 	unsigned int egd_prime;     /* bytes pushed to each new client (QEMU) */
 	struct rngd_source_arg *source_args;
 	size_t n_source_args;
+	/* rng-tools compatibility (rngd/compat.c, rngd(8) COMPATIBILITY). */
+	double entropy_ceiling;     /* -e N: N/8, a cap on every source's credit; <0: none */
+	bool ignorefail;            /* -i: on_fail is mix; noted once */
+	bool use_slow_sources;      /* -u: accepted, noted */
+	char *option_help;          /* -O SRC alone: print SRC's keys and exit */
+	char *hwrng_select;         /* HRNGSELECT: written to rng_current before the take */
+	struct rngd_note *notes;
+	size_t n_notes;
 };
 
 #define RNGD_ERR_MAX 512
@@ -89,6 +104,10 @@ struct rngd_options {
 int rngd_fail(char err[RNGD_ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void rngd_options_init(struct rngd_options *o);
+
+/* Append a note for main() to log; -ENOMEM. */
+int rngd_options_note(struct rngd_options *o, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void rngd_options_free(struct rngd_options *o);
 
 /*

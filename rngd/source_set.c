@@ -107,6 +107,17 @@ static int apply_option(struct rngd_slot *slots, size_t n, const char *text, boo
 	return 0;
 }
 
+/* rng-tools' -e: a ceiling on the defaults, applied before -O so a credit
+ * written per source still wins; it never raises one. */
+static void cap_credit(const struct rngd_options *o, struct rngd_slot *slots, size_t n)
+{
+	if (o->entropy_ceiling < 0.0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].src.entropy_per_bit > o->entropy_ceiling)
+			slots[i].src.entropy_per_bit = o->entropy_ceiling;
+}
+
 static bool known_name(const struct rngd_slot *slots, size_t n, const char *name)
 {
 	if (strcmp(name, "all") == 0)
@@ -143,6 +154,7 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 		slots[n].enabled = true;
 		n++;
 	}
+	cap_credit(o, slots, n);
 	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
 		const struct rngd_source_arg *a = &o->source_args[i];
 		struct rngd_slot *file = NULL;
@@ -205,6 +217,7 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 		slots[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
 		slots[i].src.priority = slots[i].src.ops->default_priority;
 	}
+	cap_credit(o, slots, n);
 	for (size_t i = 0; i < o->n_source_args; i++) {
 		int r;
 

@@ -179,6 +179,7 @@ static void file_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_file_ops = {
 	.name = "file",
 	.summary = "a regular file (read once), FIFO or character device (-r PATH)",
+	.keys = "path=(none): the file, FIFO or device read",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = 0,
 	.probe = file_probe,

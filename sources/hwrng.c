@@ -139,6 +139,7 @@ static void hwrng_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_hwrng_ops = {
 	.name = "hwrng",
 	.summary = "kernel hardware RNG /dev/hwrng, or any character device (-O hwrng:device:PATH)",
+	.keys = "device=/dev/hwrng: the character device read",
 	.default_entropy_per_bit = 0.5,
 	.default_priority = 10,
 	.probe = hwrng_probe,

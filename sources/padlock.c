@@ -213,6 +213,7 @@ static void padlock_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_padlock_ops = {
 	.name = "padlock",
 	.summary = "VIA/Zhaoxin PadLock RNG (XSTORE instruction)",
+	.keys = "divisor=3: XSTORE quality divisor 0..3",
 	.default_entropy_per_bit = PADLOCK_ENTROPY_PER_BIT,
 	.default_priority = 9,
 	.probe = padlock_probe,

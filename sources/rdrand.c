@@ -411,6 +411,7 @@ static void rdrand_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_rdrand_ops = {
 	.name = "rdrand",
 	.summary = "x86 RDSEED (preferred) or RDRAND instruction",
+	.keys = "instruction=auto: auto, rdseed or rdrand",
 	.default_entropy_per_bit = RDRAND_ENTROPY_PER_BIT,
 	.default_priority = 3,
 	.probe = rdrand_probe,

@@ -23,6 +23,7 @@ struct rng_source;
 struct rng_source_ops {
 	const char *name;               /* "hwrng", "file", "tpm", ... */
 	const char *summary;            /* one line for rngd -l and the man page */
+	const char *keys;               /* its -O keys as "key=default ...", for rngd -O NAME */
 	double default_entropy_per_bit; /* conservative: what an untested device earns */
 	int default_priority;           /* higher is read first */
 	/*

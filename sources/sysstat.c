@@ -398,6 +398,7 @@ int sysstat_source_stats(const struct rng_source *src, struct sysstat_stats *sta
 const struct rng_source_ops rng_source_sysstat_ops = {
 	.name = "sysstat",
 	.summary = "hash of system statistics and sampling times (EGD-style, never credited)",
+	.keys = "root=/: where proc and sys are read",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = -10,
 	.credit_fixed = true,

@@ -261,6 +261,7 @@ static void tpm2_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_tpm2_ops = {
 	.name = "tpm2",
 	.summary = "TPM 2.0 RNG through tss2-esys (/dev/tpmrm0 or a TCTI)",
+	.keys = "tcti=device:/dev/tpmrm0: the TSS2 TCTI",
 	.default_entropy_per_bit = TPM2_ENTROPY_PER_BIT,
 	.default_priority = 6,
 	.probe = tpm2_probe,

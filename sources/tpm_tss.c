@@ -401,6 +401,7 @@ static void tpm_tss_destroy(struct rng_source *src)
 const struct rng_source_ops rng_source_tpm_ops = {
 	.name = "tpm",
 	.summary = "TPM 1.2 RNG through TrouSerS (tcsd)",
+	.keys = "host=localhost port=30003 chunk=1024 reconnect_timeout=30",
 	.default_entropy_per_bit = TPM_TSS_ENTROPY_PER_BIT,
 	.default_priority = 5,
 	.probe = tpm_tss_probe,

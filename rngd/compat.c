@@ -1,0 +1,833 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The personalities' tables (rngd/compat.h): which peer option becomes
+ * which of rngd's, and which rng-tools source names, indexes and keys
+ * mean what here. Tables, not code paths, so rngd(8)'s COMPATIBILITY
+ * section and tests/compat/ can be checked against them line by line.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+
+#include "rngd/compat.h"
+#include "sources/source.h"
+
+/* ---- 1. A growable argv -------------------------------------------------- */
+
+int rngd_argv_push(struct rngd_argv *a, const char *word)
+{
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n] = strdup(word);
+	if (!a->v[a->n])
+		return -ENOMEM;
+	a->v[++a->n] = NULL;
+	return 0;
+}
+
+void rngd_argv_free(struct rngd_argv *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+static int push2(struct rngd_argv *a, const char *opt, const char *value)
+{
+	int r = rngd_argv_push(a, opt);
+
+	return r < 0 ? r : rngd_argv_push(a, value);
+}
+
+/* ---- 2. The peers' option tables ----------------------------------------- */
+
+/* What a peer option becomes. */
+enum peer_action {
+	ACT_SAME,            /* rngd's option of the name in `native`, value as given */
+	ACT_FLAG,            /* rngd's flag in `native` */
+	ACT_RNG_DRIVER,      /* debian -R: stream or viapadlock */
+	ACT_HRNG,            /* debian --hrng=NAME */
+	ACT_RNG_ENTROPY,     /* debian -H: the rng device's source's credit */
+	ACT_QUALITY,         /* debian -Q: checked, noted */
+	ACT_BUFFERS,         /* debian -B: checked, noted */
+	ACT_WATERMARK_PCT,   /* debian -W N[%] */
+	ACT_FEED_INTERVAL,   /* debian -t, --timeout: the top-up interval */
+	ACT_RNG_TIMEOUT,     /* debian -T: noted */
+	ACT_STATS_INTERVAL,  /* debian -S */
+	ACT_NO_SOURCE,       /* rng-tools5 -d/-n 1|0: exclude `native` */
+};
+
+struct peer_opt {
+	char short_name;     /* 0: long only */
+	const char *long_name;
+	bool has_arg;
+	enum peer_action action;
+	const char *native;  /* rngd's long option, or the source for ACT_NO_SOURCE */
+};
+
+/* rng-tools-debian 2.3, rngd(8) OPTIONS (tests/compat/compat-peer-options.sh
+ * checks every option of the package's own page is here). */
+static const struct peer_opt debian_opts[] = {
+	{ 'b', "background", false, ACT_FLAG, "background" },
+	{ 'f', "foreground", false, ACT_FLAG, "foreground" },
+	{ 'S', "stats-interval", true, ACT_STATS_INTERVAL, NULL },
+	{ 'R', "rng-driver", true, ACT_RNG_DRIVER, NULL },
+	{ 'o', "random-device", true, ACT_SAME, "random-device" },
+	{ 'r', "rng-device", true, ACT_SAME, "rng-device" },
+	{ 0, "hrng", true, ACT_HRNG, NULL },
+	{ 'H', "rng-entropy", true, ACT_RNG_ENTROPY, NULL },
+	{ 'Q', "rng-quality", true, ACT_QUALITY, NULL },
+	{ 'B', "rng-buffers", true, ACT_BUFFERS, NULL },
+	{ 's', "random-step", true, ACT_SAME, "random-step" },
+	{ 'W', "fill-watermark", true, ACT_WATERMARK_PCT, NULL },
+	{ 't', "feed-interval", true, ACT_FEED_INTERVAL, NULL },
+	{ 0, "timeout", true, ACT_FEED_INTERVAL, NULL },
+	{ 'T', "rng-timeout", true, ACT_RNG_TIMEOUT, NULL },
+	{ 'p', "pidfile", true, ACT_SAME, "pid-file" },
+	{ '?', "help", false, ACT_FLAG, "help" },
+	{ 'V', "version", false, ACT_FLAG, "version" },
+	{ 0, NULL, false, ACT_SAME, NULL },
+};
+
+/* rng-tools5 5-4.1, rngd(8) OPTIONS; -e and -i are in its parser too. */
+static const struct peer_opt rng_tools5_opts[] = {
+	{ 'b', "background", false, ACT_FLAG, "background" },
+	{ 'f', "foreground", false, ACT_FLAG, "foreground" },
+	{ 'p', "pid-file", true, ACT_SAME, "pid-file" },
+	{ 'o', "random-device", true, ACT_SAME, "random-device" },
+	{ 'r', "rng-device", true, ACT_SAME, "rng-device" },
+	{ 's', "random-step", true, ACT_SAME, "random-step" },
+	{ 'W', "fill-watermark", true, ACT_SAME, "fill-watermark" },
+	{ 'd', "no-drng", true, ACT_NO_SOURCE, "rdrand" },
+	{ 'n', "no-tpm", true, ACT_NO_SOURCE, "tpm" },
+	{ 'e', "entropy-count", true, ACT_SAME, "entropy-count" },
+	{ 'i', "ignorefail", false, ACT_FLAG, "ignorefail" },
+	{ 'q', "quiet", false, ACT_FLAG, "quiet" },
+	{ 'v', "verbose", false, ACT_FLAG, "list" },
+	{ '?', "help", false, ACT_FLAG, "help" },
+	{ 'V', "version", false, ACT_FLAG, "version" },
+	{ 0, NULL, false, ACT_SAME, NULL },
+};
+
+/* rng-tools 6.17 spellings that rngd's own table does not have. */
+static const struct {
+	const char *peer;
+	const char *native;
+} rng_tools_words[] = {
+	{ "-?", "--help" },
+	{ "-V", "--version" },
+	{ "--force_reseed", "--force-reseed" },
+};
+
+/* debian --hrng=NAME: the peer's "known-good defaults" for a device. Its
+ * entropy defaults are not taken (a peer's default credit never applies). */
+static const struct {
+	const char *name;
+	const char *driver;   /* "stream": the -r device; "viapadlock": padlock */
+	const char *what;
+} debian_hrngs[] = {
+	{ "intelfwh", "stream", "Intel FWH (82802AB/AC) RNG through the kernel's /dev/hwrng" },
+	{ "viakernel", "stream", "VIA RNG through the kernel's /dev/hwrng" },
+	{ "viapadlock", "viapadlock", "VIA PadLock RNG read with XSTORE (rngd's padlock source)" },
+};
+
+/* State of one peer command line's translation. */
+struct translation {
+	struct rngd_argv *out;
+	struct rngd_options *notes;
+	const char *peer;        /* for messages */
+	bool padlock_driver;     /* -R viapadlock / --hrng=viapadlock: -r is not read */
+	const char *rng_device;  /* the last -r, emitted at the end */
+	char *entropy;           /* the last -H, emitted at the end */
+};
+
+static int note(struct rngd_options *o, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int note(struct rngd_options *o, int level, const char *fmt, ...)
+{
+	char line[RNGD_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	return rngd_options_note(o, level, "%s", line);
+}
+
+static int parse_count(const char *v, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoul(v, &end, 10);
+	return errno || *end || *out > max ? -EINVAL : 0;
+}
+
+static int set_driver(struct translation *t, const char *name, const char *opt, char err[RNGD_ERR_MAX])
+{
+	if (strcmp(name, "stream") == 0) {
+		t->padlock_driver = false;
+		return 0;
+	}
+	if (strcmp(name, "viapadlock") == 0) {
+		t->padlock_driver = true;
+		return 0;
+	}
+	return rngd_fail(err, "%s %s: %s knows stream and viapadlock", opt, name, t->peer);
+}
+
+static int act(struct translation *t, const struct peer_opt *p, const char *opt, const char *value,
+	       char err[RNGD_ERR_MAX])
+{
+	char word[64];
+	unsigned long n;
+	struct rngd_options *o = t->notes;
+
+	switch (p->action) {
+	case ACT_SAME:
+		if (strcmp(p->native, "rng-device") == 0) {
+			t->rng_device = value;
+			return 0;
+		}
+		snprintf(word, sizeof(word), "--%s", p->native);
+		return push2(t->out, word, value);
+	case ACT_FLAG:
+		snprintf(word, sizeof(word), "--%s", p->native);
+		return rngd_argv_push(t->out, word);
+	case ACT_RNG_DRIVER:
+		return set_driver(t, value, opt, err);
+	case ACT_HRNG:
+		if (strcmp(value, "help") == 0) {
+			printf("%s --hrng names, as this rngd takes them:\n", t->peer);
+			for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
+				printf("  %-11s %s\n", debian_hrngs[i].name, debian_hrngs[i].what);
+			return 1;
+		}
+		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
+			if (strcmp(value, debian_hrngs[i].name) == 0) {
+				int r = set_driver(t, debian_hrngs[i].driver, opt, err);
+
+				if (r == 0)
+					r = note(o, LOG_INFO, "%s=%s: %s; the peer's entropy default for it is not taken",
+						 opt, value, debian_hrngs[i].what);
+				return r;
+			}
+		return rngd_fail(err, "%s=%s: %s knows intelfwh, viakernel, viapadlock and help", opt, value, t->peer);
+	case ACT_RNG_ENTROPY: {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(value, &end);
+		if (errno || *end || !value[0] || !(v >= 0.0 && v <= 1.0))
+			return rngd_fail(err, "%s needs entropy per bit 0.0..1.0, not '%s'", opt, value);
+		free(t->entropy);
+		t->entropy = strdup(value);
+		return t->entropy ? 0 : -ENOMEM;
+	}
+	case ACT_QUALITY:
+		if (strcmp(value, "default") != 0 && strcmp(value, "low") != 0 && strcmp(value, "medium") != 0 &&
+		    strcmp(value, "high") != 0)
+			return rngd_fail(err, "%s needs default, low, medium or high, not '%s'", opt, value);
+		return note(o, LOG_INFO,
+			    "%s %s: noted; it tunes the peer's viapadlock driver only, and every block here is "
+			    "gated the same way whatever the source", opt, value);
+	case ACT_BUFFERS:
+		if (parse_count(value, 1000000, &n) < 0 || n == 0)
+			return rngd_fail(err, "%s needs a buffer count, not '%s'", opt, value);
+		return note(o, LOG_INFO, "%s %s: noted; each source here has its own reader thread and block buffer",
+			    opt, value);
+	case ACT_WATERMARK_PCT: {
+		size_t len = strlen(value);
+
+		if (len > 1 && value[len - 1] == '%') {
+			char pct[16];
+
+			snprintf(pct, sizeof(pct), "%.*s", (int)(len - 1), value);
+			if (len - 1 >= sizeof(pct) || parse_count(pct, 100, &n) < 0)
+				return rngd_fail(err, "%s needs bits or 0..100%%, not '%s'", opt, value);
+			/* The pool the percentage was of: 4096 bits before 5.18. */
+			snprintf(word, sizeof(word), "%lu", n * 4096 / 100);
+			int r = note(o, LOG_INFO, "%s %s: %s bits of the 4096-bit pool (kernels before 5.18 only)", opt,
+				     value, word);
+			return r < 0 ? r : push2(t->out, "--fill-watermark", word);
+		}
+		return push2(t->out, "--fill-watermark", value);
+	}
+	case ACT_FEED_INTERVAL:
+		if (parse_count(value, 4000000000UL, &n) < 0)
+			return rngd_fail(err, "%s needs seconds, not '%s'", opt, value);
+		if (n == 0)
+			return note(o, LOG_INFO, "%s 0: the peer then never force-feeds; rngd keeps its top-up "
+				    "interval (kernels 5.18+ only)", opt);
+		snprintf(word, sizeof(word), "%lu", n > 86400 ? 86400UL : n);
+		return push2(t->out, "--topup-interval", word);
+	case ACT_RNG_TIMEOUT:
+		if (parse_count(value, 4000000000UL, &n) < 0)
+			return rngd_fail(err, "%s needs seconds, not '%s'", opt, value);
+		return note(o, LOG_INFO, "%s %s: noted; rngd never gives up on a silent source, it re-opens it with "
+			    "back-off and says so", opt, value);
+	case ACT_STATS_INTERVAL:
+		if (parse_count(value, 604800, &n) < 0)
+			return rngd_fail(err, "%s needs seconds 0..604800, not '%s'", opt, value);
+		if (n == 0)
+			return note(o, LOG_INFO, "%s 0: no periodic statistics; rngd logs them on SIGUSR1 and at exit "
+				    "as the peer does", opt);
+		snprintf(word, sizeof(word), "%lu", n > 86400 ? 86400UL : n);
+		return push2(t->out, "--stats-interval", word);
+	case ACT_NO_SOURCE:
+		if (strcmp(value, "1") == 0)
+			return push2(t->out, "--exclude", p->native);
+		if (strcmp(value, "0") == 0)
+			return 0;
+		return rngd_fail(err, "%s needs 1 or 0, not '%s'", opt, value);
+	}
+	return rngd_fail(err, "%s: unhandled", opt);
+}
+
+static const struct peer_opt *find_long(const struct peer_opt *table, const char *name, size_t len,
+					bool *ambiguous)
+{
+	const struct peer_opt *hit = NULL;
+
+	*ambiguous = false;
+	for (const struct peer_opt *p = table; p->long_name; p++) {
+		if (strncmp(p->long_name, name, len) != 0)
+			continue;
+		if (p->long_name[len] == '\0')
+			return p;          /* exact */
+		if (hit)
+			*ambiguous = true;
+		hit = p;                   /* a unique prefix, as argp and getopt take */
+	}
+	return *ambiguous ? NULL : hit;
+}
+
+static const struct peer_opt *find_short(const struct peer_opt *table, char c)
+{
+	for (const struct peer_opt *p = table; p->long_name; p++)
+		if (p->short_name == c)
+			return p;
+	return NULL;
+}
+
+/*
+ * One peer command line (words[from..n)) onto t->out. Long options the
+ * peer lacks pass through to rngd's own parser (--config, --hwrng-sysfs,
+ * ...); short ones are the peer's only, so an unknown letter is an error.
+ * Returns 0, 1 (--hrng=help printed: exit 0) or -errno.
+ */
+static int translate_peer(struct translation *t, const struct peer_opt *table, char *const words[], size_t n,
+			  char err[RNGD_ERR_MAX])
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *w = words[i];
+		int r;
+
+		if (strcmp(w, "--") == 0 || w[0] != '-' || w[1] == '\0') {
+			r = rngd_argv_push(t->out, w);
+		} else if (w[1] == '-') {
+			const char *eq = strchr(w, '=');
+			size_t len = eq ? (size_t)(eq - w - 2) : strlen(w + 2);
+			bool ambiguous;
+			const struct peer_opt *p = find_long(table, w + 2, len, &ambiguous);
+			const char *value = eq ? eq + 1 : NULL;
+			char opt[64];
+
+			if (ambiguous)
+				return rngd_fail(err, "option '%.*s' is ambiguous (%s)", (int)len + 2, w, t->peer);
+			if (!p) {
+				r = rngd_argv_push(t->out, w);
+				if (r < 0)
+					return r;
+				continue;
+			}
+			snprintf(opt, sizeof(opt), "--%s", p->long_name);
+			if (p->has_arg && !value) {
+				if (i + 1 >= n)
+					return rngd_fail(err, "option '%s' needs a value (%s)", opt, t->peer);
+				value = words[++i];
+			} else if (!p->has_arg && value) {
+				return rngd_fail(err, "option '%s' takes no value (%s)", opt, t->peer);
+			}
+			r = act(t, p, opt, value ? value : "", err);
+		} else {
+			r = 0;
+			for (const char *c = w + 1; *c && r == 0; c++) {
+				const struct peer_opt *p = find_short(table, *c);
+				char opt[4] = { '-', *c, '\0', '\0' };
+				const char *value = NULL;
+
+				if (!p)
+					return rngd_fail(err, "unknown option '-%c' (%s)", *c, t->peer);
+				if (p->has_arg) {
+					if (c[1])
+						value = c + 1;
+					else if (i + 1 < n)
+						value = words[++i];
+					else
+						return rngd_fail(err, "option '-%c' needs a value (%s)", *c, t->peer);
+				}
+				r = act(t, p, opt, value ? value : "", err);
+				if (value)
+					break;
+			}
+		}
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The end of a peer command line: the device and its credit. */
+static int translate_finish(struct translation *t)
+{
+	int r = 0;
+
+	if (t->padlock_driver) {
+		r = push2(t->out, "--include", "padlock");
+		if (r == 0 && t->rng_device)
+			r = note(t->notes, LOG_INFO, "the viapadlock driver reads no device: -r %s is not read",
+				 t->rng_device);
+		if (r == 0 && t->entropy) {
+			char opt[64];
+
+			snprintf(opt, sizeof(opt), "padlock:entropy_per_bit:%s", t->entropy);
+			r = push2(t->out, "--option", opt);
+		}
+		return r;
+	}
+	if (t->rng_device)
+		r = push2(t->out, "--rng-device", t->rng_device);
+	if (r == 0 && t->entropy) {
+		char opt[64];
+
+		/* Resolved with -r: the hwrng source or the file's instance. */
+		snprintf(opt, sizeof(opt), "rng-device:entropy_per_bit:%s", t->entropy);
+		r = push2(t->out, "--option", opt);
+	}
+	return r;
+}
+
+/* ---- 3. rng-tools' source names, indexes and keys ------------------------ */
+
+/* rng-tools 6.17's sources by index (rngd.h's enum), with what to use here. */
+static const struct {
+	const char *name;
+	const char *here;     /* rngd's source, or NULL */
+	const char *instead;  /* for -n of a source rngd has not */
+} peer_sources[] = {
+	{ "hwrng", "hwrng", NULL },
+	{ "tpm", "tpm", "tpm2 for TPM 2.0, or hwrng where the tpm-rng driver serves /dev/hwrng" },
+	{ "rdrand", "rdrand", NULL },
+	{ "darn", NULL, "hwrng where the kernel serves the platform's RNG (ppc64 DARN is not built in)" },
+	{ "rndr", NULL, "hwrng where the kernel serves the platform's RNG (arm64 RNDR is not built in)" },
+	{ "nist", NULL, "nothing: a public beacon is known to everyone and is no secret entropy" },
+	{ "jitter", NULL, "the kernel's own jitter entropy, which seeds the pool without rngd" },
+	{ "pkcs11", NULL, "hwrng where the token's driver serves /dev/hwrng" },
+	{ "rtlsdr", NULL, "-r on a FIFO fed by an SDR entropy tool (file source, no credit unless -O)" },
+	{ "qrypt", NULL, "nothing: a remote service's bytes are not secret from its operator" },
+	{ "namedpipe", "file", NULL },
+};
+
+#define N_PEER_SOURCES (sizeof(peer_sources) / sizeof(peer_sources[0]))
+
+/* A numeric index to rng-tools' name; @name itself otherwise. */
+static const char *peer_name(const char *name, struct rngd_options *o, const char *opt, int *r)
+{
+	char *end;
+	unsigned long i;
+
+	*r = 0;
+	if (!name[0] || name[0] < '0' || name[0] > '9')
+		return name;
+	i = strtoul(name, &end, 10);
+	if (*end || i >= N_PEER_SOURCES)
+		return name;
+	*r = note(o, LOG_INFO, "%s %s: rng-tools' index %lu is its %s source", opt, name, i, peer_sources[i].name);
+	return peer_sources[i].name;
+}
+
+static int peer_source(const char *name)
+{
+	for (size_t i = 0; i < N_PEER_SOURCES; i++)
+		if (strcmp(peer_sources[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* In this build: a registry name, a file instance or all. */
+static bool in_build(const char *name)
+{
+	return strcmp(name, "all") == 0 || rng_source_find(name) || strncmp(name, "file.", 5) == 0;
+}
+
+static int add_arg(struct rngd_source_arg **args, size_t *n, enum rngd_source_arg_kind kind, const char *fmt,
+		   ...) __attribute__((format(printf, 4, 5)));
+static int add_arg(struct rngd_source_arg **args, size_t *n, enum rngd_source_arg_kind kind, const char *fmt,
+		   ...)
+{
+	struct rngd_source_arg *a = realloc(*args, (*n + 1) * sizeof(*a));
+	va_list ap;
+	int len;
+
+	if (!a)
+		return -ENOMEM;
+	*args = a;
+	va_start(ap, fmt);
+	len = vasprintf(&a[*n].text, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return -ENOMEM;
+	a[(*n)++].kind = kind;
+	return 0;
+}
+
+/* State while resolving: which source the last -r went to. */
+struct resolution {
+	unsigned int files;         /* -r to the file source so far */
+	bool hwrng_device_set;
+	char rng_device_source[32]; /* for debian -H: "hwrng", "file", "file.2" ... */
+};
+
+static int resolve_file(struct rngd_options *o, struct resolution *res, const char *path,
+			struct rngd_source_arg **out, size_t *n)
+{
+	struct stat st;
+	int r;
+
+	if (!res->hwrng_device_set && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+		/* rng-tools' meaning: -r names the hwrng source's device, read
+		 * once as hwrng, not a second reader of the same device. */
+		res->hwrng_device_set = true;
+		snprintf(res->rng_device_source, sizeof(res->rng_device_source), "hwrng");
+		r = add_arg(out, n, RNGD_SRC_OPTION, "hwrng:device:%s", path);
+		if (r == 0)
+			r = add_arg(out, n, RNGD_SRC_INCLUDE, "hwrng");
+		if (r == 0)
+			r = note(o, LOG_INFO, "-r %s: a character device, read by the hwrng source and credited as hwrng",
+				 path);
+		return r;
+	}
+	res->files++;
+	if (res->files == 1)
+		snprintf(res->rng_device_source, sizeof(res->rng_device_source), "file");
+	else
+		snprintf(res->rng_device_source, sizeof(res->rng_device_source), "file.%u", res->files);
+	return add_arg(out, n, RNGD_SRC_FILE, "%s", path);
+}
+
+static int resolve_select(struct rngd_options *o, const struct rngd_source_arg *a, struct rngd_source_arg **out,
+			  size_t *n)
+{
+	char opt[4] = { '-', (char)a->kind, '\0', '\0' };
+	int r;
+	const char *name = peer_name(a->text, o, opt, &r);
+	int k;
+
+	if (r < 0)
+		return r;
+	k = peer_source(name);
+	if (k >= 0 && peer_sources[k].here && strcmp(peer_sources[k].here, name) != 0) {
+		r = note(o, LOG_INFO, "%s %s: rng-tools' %s is rngd's %s source", opt, a->text, name,
+			 peer_sources[k].here);
+		if (r < 0)
+			return r;
+		name = peer_sources[k].here;
+	}
+	if (k >= 0 && !in_build(name)) {
+		if (a->kind == RNGD_SRC_EXCLUDE)
+			return note(o, LOG_INFO, "-x %s: this rngd has no %s source; nothing to exclude", a->text, name);
+		return note(o, LOG_WARNING, "-n %s: this rngd has no %s source; use %s", a->text, name,
+			    peer_sources[k].instead ? peer_sources[k].instead : "another source");
+	}
+	return add_arg(out, n, a->kind, "%s", name);
+}
+
+static int resolve_option(struct rngd_options *o, struct resolution *res, const char *text,
+			  struct rngd_source_arg **out, size_t *n)
+{
+	const char *c1 = strchr(text, ':');
+	const char *c2 = strchr(c1 + 1, ':');
+	char src[64], key[64];
+	const char *name;
+	int k, r;
+
+	snprintf(src, sizeof(src), "%.*s", (int)(c1 - text), text);
+	snprintf(key, sizeof(key), "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+	if (strcmp(src, "rng-device") == 0) {
+		/* debian -H: the source -r went to, hwrng when -r was not given. */
+		name = res->rng_device_source[0] ? res->rng_device_source : "hwrng";
+		r = note(o, LOG_NOTICE, "-H %s (rng-tools-debian): the %s source's credit, as written", c2 + 1, name);
+		return r < 0 ? r : add_arg(out, n, RNGD_SRC_OPTION, "%s:%s:%s", name, key, c2 + 1);
+	}
+	name = peer_name(src, o, "-O", &r);
+	if (r < 0)
+		return r;
+	k = peer_source(name);
+	if (k >= 0 && peer_sources[k].here)
+		name = peer_sources[k].here;
+	if (k >= 0 && !in_build(name))
+		return note(o, LOG_INFO, "-O %s: this rngd has no %s source; key %s ignored", text, peer_sources[k].name,
+			    key);
+	if (k >= 0 && strcmp(key, "use_aes") == 0)
+		return note(o, LOG_INFO, "-O %s: noted; rngd never stretches a source through AES, the gate "
+			    "sees and credits only its raw output", text);
+	if (k >= 0 && strcmp(key, "timeout") == 0 && strcmp(peer_sources[k].name, "namedpipe") == 0)
+		return note(o, LOG_INFO, "-O %s: noted; the file source re-opens a FIFO whose writer left, with "
+			    "back-off, and never gives up on it", text);
+	return add_arg(out, n, RNGD_SRC_OPTION, "%s:%s:%s", name, key, c2 + 1);
+}
+
+/* Rewrite o->source_args in rngd's own terms, in the order given. */
+static int resolve_sources(struct rngd_options *o)
+{
+	struct rngd_source_arg *out = NULL;
+	struct resolution res = { 0 };
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
+		const struct rngd_source_arg *a = &o->source_args[i];
+
+		switch (a->kind) {
+		case RNGD_SRC_FILE:
+			r = resolve_file(o, &res, a->text, &out, &n);
+			break;
+		case RNGD_SRC_EXCLUDE:
+		case RNGD_SRC_INCLUDE:
+			r = resolve_select(o, a, &out, &n);
+			break;
+		case RNGD_SRC_OPTION:
+			r = resolve_option(o, &res, a->text, &out, &n);
+			break;
+		}
+	}
+	for (size_t i = 0; i < o->n_source_args; i++)
+		free(o->source_args[i].text);
+	free(o->source_args);
+	o->source_args = out;
+	o->n_source_args = n;
+	return r;
+}
+
+/* ---- 4. Loading ----------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int personality_by_name(const char *name, enum rngd_personality *p)
+{
+	if (strcmp(name, "rng-tools") == 0 || strcmp(name, "rng-tools6") == 0)
+		*p = RNGD_PERSONALITY_RNG_TOOLS;
+	else if (strcmp(name, "debian") == 0 || strcmp(name, "rng-tools-debian") == 0)
+		*p = RNGD_PERSONALITY_DEBIAN;
+	else if (strcmp(name, "rng-tools5") == 0)
+		*p = RNGD_PERSONALITY_RNG_TOOLS5;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "--NAME=VALUE" or "--NAME VALUE" at argv[*i]: the value, *i advanced. */
+static const char *long_value(int argc, char *const argv[], int *i, const char *name, bool *missing)
+{
+	size_t len = strlen(name);
+	const char *w = argv[*i];
+
+	*missing = false;
+	if (strncmp(w, "--", 2) != 0 || strncmp(w + 2, name, len) != 0)
+		return NULL;
+	if (w[2 + len] == '=')
+		return w + 3 + len;
+	if (w[2 + len] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Step 1: personality, --defaults-file and the peer's words to rngd's. */
+static int translate(struct rngd_argv *out, struct rngd_options *notes, char **hwrng_select, int argc,
+		     char *const argv[], char err[RNGD_ERR_MAX])
+{
+	enum rngd_personality p = RNGD_PERSONALITY_RNG_TOOLS;
+	struct rngd_argv words = { 0 }, defaults = { 0 };
+	bool chosen = false, missing;
+	const char *defaults_path = NULL;
+	int r = 0;
+
+	if (argc > 0) {
+		const char *prog = base_name(argv[0]);
+
+		if (strcmp(prog, "rngd-debian") == 0)
+			p = RNGD_PERSONALITY_DEBIAN, chosen = true;
+		else if (strcmp(prog, "rngd5") == 0)
+			p = RNGD_PERSONALITY_RNG_TOOLS5, chosen = true;
+	}
+	r = rngd_argv_push(out, argc > 0 ? argv[0] : "rngd");
+	/* --compat and --defaults-file are read first, wherever they stand. */
+	for (int i = 1; i < argc && r == 0; i++) {
+		const char *v;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if ((v = long_value(argc, argv, &i, "compat", &missing)) || missing) {
+			if (missing || personality_by_name(v, &p) < 0)
+				r = rngd_fail(err, "--compat needs rng-tools, debian or rng-tools5, not '%s'", v ? v : "");
+			chosen = true;
+		} else if ((v = long_value(argc, argv, &i, "defaults-file", &missing)) || missing) {
+			if (missing || !v[0])
+				r = rngd_fail(err, "--defaults-file needs a path");
+			defaults_path = v;
+		} else {
+			r = rngd_argv_push(&words, argv[i]);
+		}
+	}
+	for (int i = 1; i < argc && r == 0; i++)
+		if (strcmp(argv[i], "--") == 0)
+			for (; i < argc && r == 0; i++)
+				r = rngd_argv_push(&words, argv[i]);
+	if (r == 0 && defaults_path) {
+		/* Its RNGDOPTIONS are rng-tools-debian's, and so is the rest of
+		 * the line unless --compat says otherwise. */
+		if (!chosen)
+			p = RNGD_PERSONALITY_DEBIAN;
+		r = rngd_compat_defaults_file(defaults_path, &defaults, hwrng_select, notes, err);
+		if (r == 0) {
+			struct translation t = { .out = out, .notes = notes, .peer = "rng-tools-debian" };
+
+			r = translate_peer(&t, debian_opts, defaults.v, defaults.n, err);
+			if (r == 0)
+				r = translate_finish(&t);
+			free(t.entropy);
+			if (r < 0 && !strstr(err, defaults_path)) {
+				char why[RNGD_ERR_MAX];
+
+				snprintf(why, sizeof(why), "%s", err);
+				rngd_fail(err, "%s: RNGDOPTIONS: %.400s", defaults_path, why);
+			}
+		}
+	}
+	if (r == 0 && p == RNGD_PERSONALITY_RNG_TOOLS) {
+		for (size_t i = 0; i < words.n && r == 0; i++) {
+			const char *w = words.v[i];
+			char buf[RNGD_ERR_MAX];
+
+			for (size_t k = 0; k < sizeof(rng_tools_words) / sizeof(rng_tools_words[0]); k++) {
+				size_t len = strlen(rng_tools_words[k].peer);
+
+				if (strncmp(w, rng_tools_words[k].peer, len) == 0 && (w[len] == '\0' || w[len] == '=')) {
+					snprintf(buf, sizeof(buf), "%s%s", rng_tools_words[k].native, w + len);
+					w = buf;
+					break;
+				}
+			}
+			r = rngd_argv_push(out, w);
+		}
+	} else if (r == 0) {
+		struct translation t = { .out = out, .notes = notes };
+		const struct peer_opt *table = p == RNGD_PERSONALITY_DEBIAN ? debian_opts : rng_tools5_opts;
+
+		t.peer = p == RNGD_PERSONALITY_DEBIAN ? "rng-tools-debian" : "rng-tools5";
+		r = translate_peer(&t, table, words.v, words.n, err);
+		if (r == 0)
+			r = translate_finish(&t);
+		free(t.entropy);
+	}
+	rngd_argv_free(&words);
+	rngd_argv_free(&defaults);
+	return r;
+}
+
+int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char err[RNGD_ERR_MAX])
+{
+	struct rngd_argv native = { 0 };
+	struct rngd_options notes;
+	char *hwrng_select = NULL;
+	int r;
+
+	rngd_options_init(&notes);
+	r = translate(&native, &notes, &hwrng_select, argc, argv, err);
+	if (r == 0) {
+		r = rngd_options_load(o, (int)native.n, native.v, err);
+	} else {
+		rngd_options_init(o);
+		if (r == -ENOMEM)
+			rngd_fail(err, "out of memory");
+	}
+	rngd_argv_free(&native);
+	/* The translation's notes first, in the order they were made. */
+	for (size_t i = 0; i < notes.n_notes && r == 0; i++)
+		r = rngd_options_note(o, notes.notes[i].level, "%s", notes.notes[i].text);
+	rngd_options_free(&notes);
+	if (r == 0) {
+		o->hwrng_select = hwrng_select;
+		hwrng_select = NULL;
+		r = resolve_sources(o);
+	}
+	free(hwrng_select);
+	if (r == 0 && o->ignorefail)
+		r = note(o, LOG_NOTICE, "-i (ignorefail): failed blocks are mixed in with no credit "
+			 "(--on-fail=mix), never credited");
+	if (r == 0 && o->use_slow_sources)
+		r = note(o, LOG_INFO, "-u (use-slow-sources): every source here reads in its own thread, so a "
+			 "slow one never holds back another");
+	if (r == 0 && o->entropy_ceiling >= 0.0)
+		r = note(o, LOG_NOTICE, "-e %.0f: every source's credit capped at %.3f bits per bit; -e never "
+			 "raises one", o->entropy_ceiling * 8.0, o->entropy_ceiling);
+	if (r == -ENOMEM)
+		rngd_fail(err, "out of memory");
+	return r;
+}
+
+int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,
+			   char err[RNGD_ERR_MAX])
+{
+	bool found = false;
+	int k = peer_source(name);
+	unsigned long idx;
+	char *end;
+
+	if (name[0] >= '0' && name[0] <= '9' && (idx = strtoul(name, &end, 10), !*end) && idx < N_PEER_SOURCES)
+		k = (int)idx;
+	if (k >= 0) {
+		if (!peer_sources[k].here || !in_build(peer_sources[k].here))
+			return rngd_fail(err, "-O %s: this rngd has no %s source; use %s", name, peer_sources[k].name,
+					 peer_sources[k].instead ? peer_sources[k].instead : "another source");
+		name = peer_sources[k].here;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rng_source *s = &slots[i].src;
+
+		if (strcmp(s->name, name) != 0 && strcmp(s->ops->name, name) != 0)
+			continue;
+		found = true;
+		fprintf(out, "%s: entropy_per_bit=%.3f priority=%d%s%s\n", s->name, s->entropy_per_bit, s->priority,
+			s->ops->keys ? " " : "", s->ops->keys ? s->ops->keys : "");
+	}
+	if (!found)
+		return rngd_fail(err, "-O %s: no source named '%s' (rngd -l lists them)", name, name);
+	return 0;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rng-tools compatibility: the command lines and config files rng-tools
+ * users already have start this rngd (rngd(8), COMPATIBILITY).
+ *
+ * A personality says how the command line is read:
+ *   rng-tools   rng-tools 6.17, the default: its options are rngd's own
+ *               (rngd/options.c), plus the source names, indexes and keys
+ *               resolved here;
+ *   debian      rng-tools-debian 2.3 (Debian's `rng-tools`);
+ *   rng-tools5  rng-tools5 5-4.1.
+ * --compat=NAME chooses one, and so does the program name (a symlink
+ * named rngd-debian or rngd5). --defaults-file reads Debian's
+ * /etc/default/rng-tools-debian (rngd/compat_defaults.c).
+ *
+ * A peer's default credit never applies: only a value the user wrote
+ * (-e, -H, -O ...:entropy_per_bit) changes what a source earns.
+ */
+#ifndef RNGD_COMPAT_H
+#define RNGD_COMPAT_H
+
+#include <stdio.h>
+
+#include "rngd/loop.h"
+#include "rngd/options.h"
+
+enum rngd_personality {
+	RNGD_PERSONALITY_RNG_TOOLS,
+	RNGD_PERSONALITY_DEBIAN,
+	RNGD_PERSONALITY_RNG_TOOLS5,
+};
+
+/* A growable argv (NULL-terminated in v). */
+struct rngd_argv {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+int rngd_argv_push(struct rngd_argv *a, const char *word);
+void rngd_argv_free(struct rngd_argv *a);
+
+/*
+ * rngd_options_load() for any personality: the peer's command line is
+ * translated to rngd's own (notes for what changed meaning), loaded, and
+ * rng-tools' source names, indexes and keys resolved against this build.
+ * 0, 1 when it printed what was asked (--hrng=help: exit 0), or
+ * -EINVAL/-errno with one line in err (exit 2).
+ */
+int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char err[RNGD_ERR_MAX]);
+
+/*
+ * --defaults-file: the shell-variable assignments HRNGDEVICE, RNGDOPTIONS
+ * and HRNGSELECT of /etc/default/rng-tools-debian, never executed. Pushes
+ * rng-tools-debian words (-r DEVICE, then RNGDOPTIONS split on blanks as
+ * the init script's unquoted $RNGDOPTIONS is) onto @words and sets
+ * *hwrng_select (malloc'd, NULL if unset). Notes go to @o.
+ */
+int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **hwrng_select,
+			      struct rngd_options *o, char err[RNGD_ERR_MAX]);
+
+/* -O SRC alone: SRC's keys and their values in @slots, or -EINVAL. */
+int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,
+			   char err[RNGD_ERR_MAX]);
+
+#endif
