@@ -10,10 +10,11 @@ deb:
 	$(MAKE) $(AM_MAKEFLAGS) dist-gzip
 	$(BASH) $(srcdir)/tests/deb/build-deb $(distdir).tar.gz $(abs_top_builddir)
 
-check-deb-lintian: deb
+# These two take the package make deb left in the build tree.
+check-deb-lintian:
 	$(BASH) $(srcdir)/tests/deb/run-lintian $(abs_top_builddir)/$(DEB_CHANGES)
 
-check-deb-guest: deb
+check-deb-guest:
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 		$(BASH) $(srcdir)/tests/deb/run-deb-guest $(abs_top_builddir)/rngd_$(PACKAGE_VERSION)_$(DEB_ARCH).deb
 
@@ -30,6 +31,7 @@ clean-local-deb:
 
 EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules \
 	debian/source/format debian/tests/control debian/tests/smoke \
-	debian/rngd.postinst debian/rngd.postrm debian/rngd.lintian-overrides \
+	debian/rngd.postrm \
+	debian/rngd.install debian/rngd.links debian/rng-tools-debian.conf \
 	tests/deb/build-deb tests/deb/run-lintian tests/deb/run-deb-guest \
 	tests/deb/guest-deb tests/deb/rngd-deb-check.service
