@@ -73,11 +73,17 @@ for _ in range(100):
 '
 }
 
-# wait_port PORT [SECONDS]: until something accepts on 127.0.0.1:PORT.
+# wait_port PORT [SECONDS]: until something accepts on 127.0.0.1:PORT; the
+# helper spawned last must stay alive meanwhile. 30 s by default: a loaded
+# 2-core machine (parallel make check) has taken more than 10 s to start tcsd.
 wait_port() {
-	local deadline=$(( $(date +%s) + ${2:-10} ))
+	local deadline=$(( $(date +%s) + ${2:-30} ))
 	until (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do
-		[ "$(date +%s)" -gt "$deadline" ] && fail "nothing listens on 127.0.0.1:$1 after ${2:-10} s"
+		if [ -n "${LAST_PID:-}" ] && ! kill -0 "$LAST_PID" 2>/dev/null; then
+			wait "$LAST_PID"
+			fail "the helper meant to listen on 127.0.0.1:$1 exited (status $?) before it listened"
+		fi
+		[ "$(date +%s)" -gt "$deadline" ] && fail "nothing listens on 127.0.0.1:$1 after ${2:-30} s"
 		sleep 0.1
 	done
 }

@@ -1,4 +1,5 @@
 # Scenario 2: virtio-rng fed bad data by the host (variant: zeros, stuck,
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # biased), pre-ready boot line. rngd must credit nothing, quarantine the
 # source and say why, stay up, and the pool must stay not ready.
 need_rngd || return 0

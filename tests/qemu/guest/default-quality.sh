@@ -1,4 +1,5 @@
 # Scenario (a): rng_core.default_quality caps virtio-rng's credit.
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # Variants: own (no parameter: rng_quality stays 1000), cap0
 # (rng_core.default_quality=0: 0), cap512 (512: the cap, and what drivers
 # that declare none get; with a TPM for such a driver), preready (the pre-ready boot line: the

@@ -1,4 +1,5 @@
 # The demo guest: the patched kernel on the pre-ready boot line with
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # virtio-rng and a TPM 2.0, rngd with its default sources feeding the
 # kernel, its live statistics on the console, then a clean shutdown.
 need_rngd || return 0

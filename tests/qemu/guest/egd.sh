@@ -1,4 +1,5 @@
 # Scenario egd: the guest's virtio-rng is backed by the host rngd's EGD
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # socket through QEMU's rng-egd (variants egd, restart), or by rng-random
 # on /dev/urandom for comparison (variant urandom), or by a host rngd whose
 # source fails its gate (variant bad). The guest's rngd gates /dev/hwrng.

@@ -1,4 +1,5 @@
 # Scenario 1: virtio-rng on the host's /dev/urandom, pre-ready boot line.
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # rngd with only the hwrng source and the kernel sink makes the pool ready.
 need_rngd || return 0
 

@@ -1,4 +1,5 @@
 # Scenario 6: the virtio-rng device is removed through QEMU's monitor while
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # rngd reads it, then added back. rngd must notice, keep running, and read
 # the device again once it is back. Variant "tpm": a TPM 2.0 is present, so
 # the kernel switches /dev/hwrng to tpm-rng-0 behind rngd's open fd; rngd

@@ -1,4 +1,5 @@
 # Shared helpers for the guest scenario scripts (busybox sh, sourced).
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 
 # RESULT <scenario> <check> PASS|FAIL <details>: what the host parses.
 result() {

@@ -1,4 +1,5 @@
 # Scenario 3: QEMU limits virtio-rng (variant: the limit in bytes/s). rngd
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # starved of input must not spin, must still answer SIGUSR1 within a
 # second, and must see (and report) a rate no higher than the limit.
 need_rngd || return 0

@@ -1,4 +1,5 @@
 # Scenario 7: raw dd from /dev/hwrng versus rngd's passing rate from the
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # same virtio-rng device (a benchmark: the figures and their ratio).
 need_rngd || return 0
 mib=8

@@ -1,4 +1,5 @@
 # Scenario 4: TPM 1.2 (swtpm behind tpm-tis) through TrouSerS. The guest
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # starts tcsd, then rngd with only the TPM 1.2 source on the pre-ready boot
 # line: blocks pass and are credited. tcsd is then killed and restarted:
 # rngd must reconnect and carry on.

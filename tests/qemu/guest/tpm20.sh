@@ -1,4 +1,5 @@
 # Scenario 5: TPM 2.0 (swtpm --tpm2 behind tpm-tis): /dev/tpm0, /dev/tpmrm0
+# deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 # and tpm-rng-0 appear; rngd's TPM 2.0 source alone, on the pre-ready boot
 # line, feeds credited blocks and makes the pool ready.
 need_rngd || return 0
