@@ -501,7 +501,6 @@ static int add_arg(struct rngd_source_arg **args, size_t *n, enum rngd_source_ar
 /* State while resolving: which source the last -r went to. */
 struct resolution {
 	unsigned int files;         /* -r to the file source so far */
-	bool hwrng_device_set;
 	char rng_device_source[32]; /* for debian -H: "hwrng", "file", "file.2" ... */
 };
 
@@ -511,10 +510,11 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 	struct stat st;
 	int r;
 
-	if (!res->hwrng_device_set && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
 		/* rng-tools' meaning: -r names the hwrng source's device, read
-		 * once as hwrng, not a second reader of the same device. */
-		res->hwrng_device_set = true;
+		 * once as hwrng, not a second reader of the same device; a later
+		 * one replaces it, as the peers' single -r does (Debian's
+		 * defaults file then its command line). */
 		snprintf(res->rng_device_source, sizeof(res->rng_device_source), "hwrng");
 		r = add_arg(out, n, RNGD_SRC_OPTION, "hwrng:device:%s", path);
 		if (r == 0)

@@ -84,6 +84,8 @@ static void indexes_keys_and_devices(void **state)
 	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-x", "5", "-n", "0", "-n", "pkcs11", "-r", "/dev/null",
 			      "-r", "/etc/hostname", "-O", "namedpipe:path:/run/p", "-O", "namedpipe:timeout:5", "-O",
 			      "rdrand:use_aes:1", "-O", "jitter:thread_count:4", NULL), 0);
+	for (size_t i = 0; i < r.o.n_source_args; i++)
+		assert_null(strstr(r.o.source_args[i].text, "use_aes"));
 	assert_true(has_note(&r.o, LOG_INFO, "-x 5: rng-tools' index 5 is its nist source"));
 	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "hwrng"));
 	assert_true(has_note(&r.o, LOG_WARNING, "-n pkcs11: this rngd has no pkcs11 source; use "));
@@ -95,8 +97,11 @@ static void indexes_keys_and_devices(void **state)
 	assert_true(has_note(&r.o, LOG_INFO, "namedpipe:timeout:5: noted"));
 	assert_true(has_note(&r.o, LOG_INFO, "rdrand:use_aes:1: noted"));
 	assert_true(has_note(&r.o, LOG_INFO, "key thread_count ignored"));
-	for (size_t i = 0; i < r.o.n_source_args; i++)
-		assert_null(strstr(r.o.source_args[i].text, "use_aes"));
+	rngd_options_free(&r.o);
+	/* Two devices: the last one is hwrng's, neither is a file source. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/null", "-r", "/dev/zero", NULL), 0);
+	assert_int_equal(r.o.n_source_args, 4);
+	assert_string_equal(r.o.source_args[2].text, "hwrng:device:/dev/zero");
 	rngd_options_free(&r.o);
 }
 
