@@ -90,6 +90,9 @@ keys --compat=debian --option=hwrng | grep -q "entropy_per_bit=0.500" || fail "d
 keys --compat=debian -H 0.9 --option=hwrng | grep -q "entropy_per_bit=0.900" || fail "debian -H 0.9 not applied"
 keys --compat=debian -W 90% -H 0.25 -r "$T/pid" --option=file | grep -q "entropy_per_bit=0.250" ||
 	fail "debian -H with -r FILE did not go to the file source"
+# --hrng=help lists the names and exits 0, as the peer does.
+"$GUARD" -- "$RNGD" --compat=debian --hrng=help > "$T/out" 2> "$T/err" || fail "--hrng=help: $(cat "$T/err")"
+grep -q "^  viapadlock .*padlock source" "$T/out" || fail "--hrng=help: $(cat "$T/out")"
 # The program name chooses the personality.
 abs_rngd=$(cd "$(dirname "$RNGD")" && pwd)/rngd
 ln -s "$abs_rngd" "$T/rngd-debian"
