@@ -212,12 +212,8 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 	case ACT_RNG_DRIVER:
 		return set_driver(t, value, opt, err);
 	case ACT_HRNG:
-		if (strcmp(value, "help") == 0) {
-			printf("%s --hrng names, as this rngd takes them:\n", t->peer);
-			for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
-				printf("  %-11s %s\n", debian_hrngs[i].name, debian_hrngs[i].what);
-			return 1;
-		}
+		if (strcmp(value, "help") == 0)
+			return 1;   /* the caller prints rngd_compat_print_hrngs() */
 		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
 			if (strcmp(value, debian_hrngs[i].name) == 0) {
 				int r = set_driver(t, debian_hrngs[i].driver, opt, err);
@@ -501,7 +497,6 @@ static int add_arg(struct rngd_source_arg **args, size_t *n, enum rngd_source_ar
 /* State while resolving: which source the last -r went to. */
 struct resolution {
 	unsigned int files;         /* -r to the file source so far */
-	bool hwrng_device_set;
 	char rng_device_source[32]; /* for debian -H: "hwrng", "file", "file.2" ... */
 };
 
@@ -511,10 +506,11 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 	struct stat st;
 	int r;
 
-	if (!res->hwrng_device_set && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
 		/* rng-tools' meaning: -r names the hwrng source's device, read
-		 * once as hwrng, not a second reader of the same device. */
-		res->hwrng_device_set = true;
+		 * once as hwrng, not a second reader of the same device; a later
+		 * one replaces it, as the peers' single -r does (Debian's
+		 * defaults file then its command line). */
 		snprintf(res->rng_device_source, sizeof(res->rng_device_source), "hwrng");
 		r = add_arg(out, n, RNGD_SRC_OPTION, "hwrng:device:%s", path);
 		if (r == 0)
@@ -800,6 +796,13 @@ int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char 
 	if (r == -ENOMEM)
 		rngd_fail(err, "out of memory");
 	return r;
+}
+
+void rngd_compat_print_hrngs(FILE *out)
+{
+	fprintf(out, "rng-tools-debian --hrng names, as this rngd takes them:\n");
+	for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
+		fprintf(out, "  %-11s %s\n", debian_hrngs[i].name, debian_hrngs[i].what);
 }
 
 int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,

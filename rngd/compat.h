@@ -44,8 +44,8 @@ void rngd_argv_free(struct rngd_argv *a);
  * rngd_options_load() for any personality: the peer's command line is
  * translated to rngd's own (notes for what changed meaning), loaded, and
  * rng-tools' source names, indexes and keys resolved against this build.
- * 0, 1 when it printed what was asked (--hrng=help: exit 0), or
- * -EINVAL/-errno with one line in err (exit 2).
+ * 0, 1 for --hrng=help (the caller prints rngd_compat_print_hrngs() and
+ * exits 0), or -EINVAL/-errno with one line in err (exit 2).
  */
 int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char err[RNGD_ERR_MAX]);
 
@@ -58,6 +58,9 @@ int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char 
  */
 int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **hwrng_select,
 			      struct rngd_options *o, char err[RNGD_ERR_MAX]);
+
+/* debian --hrng=help: the names --hrng takes and what each becomes. */
+void rngd_compat_print_hrngs(FILE *out);
 
 /* -O SRC alone: SRC's keys and their values in @slots, or -EINVAL. */
 int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,

@@ -394,6 +394,8 @@ int main(int argc, char *argv[])
 	if (code != 0) {
 		if (code < 0)
 			fprintf(stderr, "rngd: %s\n", err);
+		else
+			rngd_compat_print_hrngs(stdout);
 		rngd_options_free(&d.opts);
 		return code < 0 ? RNGD_EXIT_USAGE : RNGD_EXIT_OK;
 	}

@@ -23,7 +23,8 @@ expect_usage "option '-r' needs a value" -c /dev/null -r
 expect_usage "'fill-watermark' needs a number of bits 0..4096, not 'lots'" -c /dev/null -W lots
 expect_usage "'random-step' needs a byte count" -c /dev/null -s 0
 expect_usage "'on-fail' needs drop or mix, not 'keep'" -c /dev/null --on-fail=keep
-expect_usage "-O (option) needs SOURCE:KEY:VALUE, not 'hwrng'" -c /dev/null -O hwrng
+expect_usage "-O (option) needs SOURCE:KEY:VALUE, not 'hwrng:device'" -c /dev/null -O hwrng:device
+expect_usage "-O nosuch: no source named 'nosuch'" -c /dev/null -O nosuch
 expect_usage "no source named 'nosuch'" -c /dev/null -x nosuch
 expect_usage "source hwrng: unknown key 'colour'" -c /dev/null -O hwrng:colour:red
 expect_usage "needs a number 0.0..1.0, not '1.5'" -c /dev/null -O hwrng:entropy_per_bit:1.5

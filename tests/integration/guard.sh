@@ -8,15 +8,20 @@
 # -p: write the command's pid (it is exec'd, so signals reach it directly).
 # -w: the test means to write to /dev/random; without it, anything written
 #     there fails the guard (exit 99) whatever the command returned.
+# -H STANDIN: bind STANDIN (a character device such as /dev/urandom) over
+#     /dev/hwrng instead of an empty file, so a command line naming
+#     /dev/hwrng runs as written; skips (77) where /dev/hwrng does not exist.
 # Exit: the command's status, 77 (skip) without root or unshare, 99 if
 # /dev/random was written unasked.
 set -u
 allow_write=0
 pidfile=
+hwrng_standin=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-w) allow_write=1; shift ;;
 	-p) pidfile=$2; shift 2 ;;
+	-H) hwrng_standin=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "guard.sh: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -28,16 +33,21 @@ if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
 	exit 77
 fi
 
+if [ -n "$hwrng_standin" ] && [ ! -e /dev/hwrng ]; then
+	echo "guard.sh: no /dev/hwrng to cover with $hwrng_standin; skipping" >&2
+	exit 77
+fi
+
 gdir=$(mktemp -d "${TMPDIR:-/tmp}/rngd-guard.XXXXXX")
 trap 'rm -rf "$gdir"' EXIT
 : > "$gdir/random"
 : > "$gdir/hwrng"
-export GUARD_DIR=$gdir GUARD_PIDFILE=$pidfile
+export GUARD_DIR=$gdir GUARD_PIDFILE=$pidfile GUARD_HWRNG=${hwrng_standin:-$gdir/hwrng}
 
 unshare -m --propagation private -- bash -c '
 	set -e
 	mount --bind "$GUARD_DIR/random" /dev/random
-	if [ -e /dev/hwrng ]; then mount --bind "$GUARD_DIR/hwrng" /dev/hwrng; fi
+	if [ -e /dev/hwrng ]; then mount --bind "$GUARD_HWRNG" /dev/hwrng; fi
 	# Refuse to run unless the bind really took: a bug must not reach the pool.
 	[ -f /dev/random ] || { echo "guard.sh: /dev/random is not covered" >&2; exit 98; }
 	if [ -n "$GUARD_PIDFILE" ]; then echo $$ > "$GUARD_PIDFILE"; fi

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rngd/compat.c and compat_defaults.c: peer command lines to rngd's
+ * options, rng-tools' source names/indexes/keys, Debian's defaults file. */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rngd/compat.h"
+
+struct run {
+	struct rngd_options o;
+	char err[RNGD_ERR_MAX];
+};
+
+/* Load argv (NULL-terminated varargs after the program name). */
+static int load(struct run *run, const char *prog, ...)
+{
+	char *argv[40];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = (char *)prog;
+	va_start(ap, prog);
+	for (char *a; (a = va_arg(ap, char *));)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	run->err[0] = '\0';
+	return rngd_compat_load(&run->o, argc, argv, run->err);
+}
+
+static bool has_arg(const struct rngd_options *o, enum rngd_source_arg_kind kind, const char *text)
+{
+	for (size_t i = 0; i < o->n_source_args; i++)
+		if (o->source_args[i].kind == kind && strcmp(o->source_args[i].text, text) == 0)
+			return true;
+	return false;
+}
+
+static bool has_note(const struct rngd_options *o, int level, const char *part)
+{
+	for (size_t i = 0; i < o->n_notes; i++)
+		if (o->notes[i].level == level && strstr(o->notes[i].text, part))
+			return true;
+	return false;
+}
+
+static void rhel_args(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-D", "daemon:daemon", "-x", "pkcs11", "-x", "nist",
+			      "-x", "qrypt", "-x", "namedpipe", "-x", "jitter", "-e", "4", "-R", "300", "-i", "-u",
+			      NULL), 0);
+	assert_string_equal(r.o.user, "daemon:daemon");
+	assert_int_equal(r.o.n_source_args, 1);
+	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "file"));
+	assert_true(has_note(&r.o, LOG_INFO, "-x pkcs11: this rngd has no pkcs11 source"));
+	assert_true(fabs(r.o.entropy_ceiling - 0.5) < 1e-9);
+	assert_int_equal(r.o.topup_interval_s, 300);
+	assert_int_equal(r.o.on_fail, RNGD_ON_FAIL_MIX);
+	assert_true(has_note(&r.o, LOG_NOTICE, "never credited"));
+	assert_true(has_note(&r.o, LOG_INFO, "-u (use-slow-sources)"));
+	rngd_options_free(&r.o);
+}
+
+static void indexes_keys_and_devices(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-x", "5", "-n", "0", "-n", "pkcs11", "-r", "/dev/null",
+			      "-r", "/etc/hostname", "-O", "namedpipe:path:/run/p", "-O", "namedpipe:timeout:5", "-O",
+			      "rdrand:use_aes:1", "-O", "jitter:thread_count:4", NULL), 0);
+	for (size_t i = 0; i < r.o.n_source_args; i++)
+		assert_null(strstr(r.o.source_args[i].text, "use_aes"));
+	assert_true(has_note(&r.o, LOG_INFO, "-x 5: rng-tools' index 5 is its nist source"));
+	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "hwrng"));
+	assert_true(has_note(&r.o, LOG_WARNING, "-n pkcs11: this rngd has no pkcs11 source; use "));
+	/* A character device: the hwrng source's device, not a file source. */
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
+	assert_false(has_arg(&r.o, RNGD_SRC_FILE, "/dev/null"));
+	assert_true(has_arg(&r.o, RNGD_SRC_FILE, "/etc/hostname"));
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "file:path:/run/p"));
+	assert_true(has_note(&r.o, LOG_INFO, "namedpipe:timeout:5: noted"));
+	assert_true(has_note(&r.o, LOG_INFO, "rdrand:use_aes:1: noted"));
+	assert_true(has_note(&r.o, LOG_INFO, "key thread_count ignored"));
+	rngd_options_free(&r.o);
+	/* Two devices: the last one is hwrng's, neither is a file source. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/null", "-r", "/dev/zero", NULL), 0);
+	assert_int_equal(r.o.n_source_args, 4);
+	assert_string_equal(r.o.source_args[2].text, "hwrng:device:/dev/zero");
+	rngd_options_free(&r.o);
+}
+
+static void debian_personality(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(load(&r, "/usr/sbin/rngd-debian", "--config=/dev/null", "-r", "/dev/null", "-W", "90%",
+			      "-t", "1", "-S", "0", "-Q", "high", "-B", "3", "-T", "10", "-H", "1.0", "-p", "/run/x.pid",
+			      "--hrng=viakernel", NULL), 0);
+	assert_int_equal(r.o.watermark_bits, 3686);
+	assert_int_equal(r.o.topup_interval_s, 1);
+	assert_string_equal(r.o.pidfile, "/run/x.pid");
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:entropy_per_bit:1.0"));
+	assert_true(has_note(&r.o, LOG_NOTICE, "-H 1.0 (rng-tools-debian): the hwrng source's credit"));
+	rngd_options_free(&r.o);
+
+	/* viapadlock: the padlock source, the device unread. */
+	assert_int_equal(load(&r, "rngd", "--compat=debian", "--config=/dev/null", "-R", "viapadlock", "-r",
+			      "/dev/null", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "padlock"));
+	assert_false(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
+	rngd_options_free(&r.o);
+
+	/* rng-tools 6 letters that mean something else or nothing there. */
+	assert_int_equal(load(&r, "rngd", "--compat=debian", "-x", "hwrng", NULL), -EINVAL);
+	assert_string_equal(r.err, "unknown option '-x' (rng-tools-debian)");
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "--compat=debian", "-R", "bogus", NULL), -EINVAL);
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "--compat=nope", NULL), -EINVAL);
+	rngd_options_free(&r.o);
+	/* Without the personality, -H is nobody's rng-tools 6 option. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-H", "1.0", NULL), -EINVAL);
+	rngd_options_free(&r.o);
+}
+
+static void rng_tools5_personality(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(load(&r, "rngd5", "--config=/dev/null", "-d", "1", "-n", "0", "-v", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "rdrand"));
+	assert_true(r.o.list);
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd5", "-d", "2", NULL), -EINVAL);
+	rngd_options_free(&r.o);
+}
+
+static char *write_file(const char *text)
+{
+	char *path = strdup("/tmp/test_compat.XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void defaults_file(void **state)
+{
+	struct rngd_argv words = { 0 };
+	struct rngd_options o;
+	char *select = NULL, err[RNGD_ERR_MAX];
+	char *path = write_file("# comment\n"
+				"export HRNGDEVICE='/dev/hw rng'\n"
+				"RNGDOPTIONS=\"--fill-watermark=90% \\\"--feed-interval=1\" # trailing\n"
+				"HRNGSELECT=virtio_rng.0\n"
+				"OTHER=$(reboot)\n"
+				"echo hello\n");
+
+	(void)state;
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
+	assert_int_equal(words.n, 4);
+	assert_string_equal(words.v[0], "--rng-device");
+	assert_string_equal(words.v[1], "/dev/hw rng");
+	assert_string_equal(words.v[2], "--fill-watermark=90%");
+	assert_string_equal(words.v[3], "\"--feed-interval=1");
+	assert_string_equal(select, "virtio_rng.0");
+	assert_true(has_note(&o, LOG_WARNING, ":6: not a variable assignment, not run: echo hello"));
+	rngd_argv_free(&words);
+	free(select);
+	select = NULL;
+	rngd_options_free(&o);
+	unlink(path);
+	free(path);
+
+	const char *bad[] = { "RNGDOPTIONS=\"-W $X\"\n", "HRNGDEVICE=`x`\n", "RNGDOPTIONS=\"unterminated\n",
+			      "HRNGDEVICE=/dev/a /dev/b\n", "HRNGSELECT=../x\n" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path = write_file(bad[i]);
+		rngd_options_init(&o);
+		assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), -EINVAL);
+		assert_non_null(strstr(err, path));
+		rngd_argv_free(&words);
+		free(select);
+		select = NULL;
+		rngd_options_free(&o);
+		unlink(path);
+		free(path);
+	}
+	rngd_options_init(&o);
+	assert_true(rngd_compat_defaults_file("/nonexistent/x", &words, &select, &o, err) < 0);
+	rngd_options_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rhel_args),
+		cmocka_unit_test(indexes_keys_and_devices),
+		cmocka_unit_test(debian_personality),
+		cmocka_unit_test(rng_tools5_personality),
+		cmocka_unit_test(defaults_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
