@@ -82,5 +82,5 @@ grep -q "not a variable assignment, not run" "$T/log" || fail "the command line 
 printf 'RNGDOPTIONS="$(id)"\n' > "$T/bad.default"
 "$GUARD" -- "$RNGD" --defaults-file="$T/bad.default" --config=/dev/null > /dev/null 2> "$T/err"
 [ $? = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q "bad.default:1: RNGDOPTIONS: needs the shell" "$T/err" ||
-	fail "a \$(...) value: $(cat "$T/err")"
+	fail "a value needing the shell: $(cat "$T/err")"
 echo "ok: $((cases + 1)) shipped configurations"
