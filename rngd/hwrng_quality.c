@@ -90,8 +90,9 @@ static int write_quality(const struct hwrng_quality *q, int quality)
 	ssize_t n;
 
 	/* A stand-in folder of regular files (tests) must not keep old digits. */
-	if (fstatfs(q->quality_fd, &fs) == 0 && fs.f_type != SYSFS_MAGIC)
-		(void)ftruncate(q->quality_fd, 0);
+	if (fstatfs(q->quality_fd, &fs) == 0 && fs.f_type != SYSFS_MAGIC &&
+	    ftruncate(q->quality_fd, 0) < 0)
+		return -errno;
 	errno = 0;
 	n = pwrite(q->quality_fd, text, (size_t)len, 0);
 	if (n != len)

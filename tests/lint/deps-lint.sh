@@ -34,11 +34,11 @@ grep -q "tests/t.sh:2: command 'frobnicate' is not in tools/deps.map" "$T/out" |
 
 cat > "$T/tree/tests/t.sh" <<'SCRIPT'
 #!/bin/bash
-command -v lintian > /dev/null || { echo "SKIP: no lintian"; exit 77; }
+command -v piuparts > /dev/null || { echo "SKIP: no piuparts"; exit 77; }
 SCRIPT
-printf 'lintian lintian\n' > "$T/tree/tools/deps.map"
+printf 'piuparts piuparts\n' > "$T/tree/tools/deps.map"
 LINT_DEPS_ROOT=$T/tree "$lint" > "$T/out" 2>&1 && fail "a probed command whose package is not listed passed"
-grep -q "command 'lintian' needs package 'lintian'" "$T/out" || fail "probed command not named: $(cat "$T/out")"
+grep -q "command 'piuparts' needs package 'piuparts'" "$T/out" || fail "probed command not named: $(cat "$T/out")"
 
 cat > "$T/tree/tests/t.sh" <<'SCRIPT'
 #!/bin/bash
