@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by every source: default initialisation, the failure
- * reason shown by `rngd -l`, and the one read loop fd-based sources use.
+ * reason shown by `rngd -l`, the one read loop fd-based sources use and
+ * their back-off sleep.
  */
 #include <config.h>
 
@@ -9,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sources/source.h"
@@ -31,6 +33,14 @@ int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
 	(void)vsnprintf(src->why, sizeof(src->why), fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+void rng_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 ssize_t rng_read_full(int fd, void *buf, size_t len)

@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sources/darn.h"
 #include "sources/source.h"
@@ -67,17 +66,10 @@ static uint64_t native_darn(unsigned int level)
 }
 #endif
 
-static void native_backoff(unsigned int ms)
-{
-	const struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	(void)nanosleep(&ts, NULL);
-}
-
 const struct darn_hw darn_hw_native = {
 	.hwcap2 = native_hwcap2,
 	.darn = native_darn,
-	.backoff = native_backoff,
+	.backoff = rng_sleep_ms,
 };
 
 /* ---- 2. State and options ----------------------------------------------- */

@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sources/rndr.h"
 #include "sources/source.h"
@@ -84,18 +83,11 @@ static int native_rndr(uint64_t *out)
 }
 #endif
 
-static void native_backoff(unsigned int ms)
-{
-	const struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	(void)nanosleep(&ts, NULL);
-}
-
 const struct rndr_hw rndr_hw_native = {
 	.hwcap2 = native_hwcap2,
 	.rndrrs = native_rndrrs,
 	.rndr = native_rndr,
-	.backoff = native_backoff,
+	.backoff = rng_sleep_ms,
 };
 
 /* ---- 2. State and options ----------------------------------------------- */

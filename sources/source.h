@@ -110,6 +110,10 @@ int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
  */
 ssize_t rng_read_full(int fd, void *buf, size_t len);
 
+/* Sleep @ms milliseconds, resuming after EINTR: the back-off of sources
+ * whose hardware says "not now" (TPM, RNDR, DARN). */
+void rng_sleep_ms(unsigned int ms);
+
 /* destroy() if the source has one; the caller has closed it already. */
 void rng_source_destroy(struct rng_source *src);
 

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <tss/tspi.h>
 #include <trousers/trousers.h>
@@ -27,14 +26,6 @@
 #include "sources/source.h"
 #include "sources/tpm_tss.h"
 
-static void native_sleep_ms(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 const struct tpm_tss_api tpm_tss_api_native = {
 	.context_create = Tspi_Context_Create,
 	.context_connect = Tspi_Context_Connect,
@@ -42,7 +33,7 @@ const struct tpm_tss_api tpm_tss_api_native = {
 	.get_random = Tspi_TPM_GetRandom,
 	.free_memory = Tspi_Context_FreeMemory,
 	.context_close = Tspi_Context_Close,
-	.sleep_ms = native_sleep_ms,
+	.sleep_ms = rng_sleep_ms,
 };
 
 struct tpm_tss_state {
