@@ -2,7 +2,7 @@
 # peer-fetch.sh PACKAGE: print the folder where Debian's PACKAGE
 # (rng-tools-debian or rng-tools5) is unpacked with `apt-get download` +
 # `dpkg -x`, never installed (its rngd would feed this machine's pool).
-# Cached per version like tests/integration/rngtest-peer-fetch.sh. Exits
+# Cached per version (also for tests/integration/rngtest-peer-fetch.sh). Exits
 # non-zero with one line when the peer cannot be had: callers fail.
 set -euo pipefail
 
