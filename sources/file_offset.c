@@ -110,6 +110,7 @@ int file_offset_store(struct file_offset_record *r, int fd, const struct stat *s
 {
 	char line[RECORD_LEN];
 	uint64_t tail;
+	ssize_t written;
 	int n, err;
 
 	if (r->fd < 0)
@@ -125,8 +126,11 @@ int file_offset_store(struct file_offset_record *r, int fd, const struct stat *s
 		return -EOVERFLOW;
 	memset(line + n, ' ', RECORD_LEN - 1 - (size_t)n);
 	line[RECORD_LEN - 1] = '\n';
-	if (pwrite(r->fd, line, RECORD_LEN, 0) != RECORD_LEN)
-		return errno ? -errno : -EIO;
+	written = pwrite(r->fd, line, RECORD_LEN, 0);
+	if (written < 0)
+		return -errno;
+	if (written != RECORD_LEN)
+		return -EIO;  /* short: errno says nothing about it */
 	r->dev = (uint64_t)st->st_dev;
 	r->ino = (uint64_t)st->st_ino;
 	r->size = (uint64_t)st->st_size;
