@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rngd/defaults.h"
 #include "rngd/egd_proto.h"
 
 /* ---- 1. Parser ---------------------------------------------------------- */
@@ -72,9 +73,9 @@ const char *egd_cmd_name(uint8_t cmd)
 
 void egd_limits_default(struct egd_limits *lim)
 {
-	lim->rate = EGD_DEFAULT_RATE;
-	lim->burst = EGD_DEFAULT_BURST;
-	lim->max_clients = EGD_DEFAULT_CLIENTS;
+	lim->rate = RNGD_DEFAULT_EGD_RATE;
+	lim->burst = RNGD_DEFAULT_EGD_BURST;
+	lim->max_clients = RNGD_DEFAULT_EGD_CLIENTS;
 	lim->max_unserved = EGD_DEFAULT_MAX_UNSERVED;
 	lim->stall_ms = EGD_DEFAULT_STALL_MS;
 	lim->prime = 0;

@@ -64,9 +64,6 @@ struct egd_limits {
 	uint32_t prime;           /* bytes pushed unasked to each new client; 0: none */
 };
 
-#define EGD_DEFAULT_RATE 16384u
-#define EGD_DEFAULT_BURST 16384u
-#define EGD_DEFAULT_CLIENTS 64u
 /* Sixteen of QEMU's 255-byte requests in flight, with room to spare. */
 #define EGD_DEFAULT_MAX_UNSERVED 8192u
 #define EGD_DEFAULT_STALL_MS 30000u

@@ -32,7 +32,7 @@
 void egd_server_config_default(struct egd_server_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->mode = EGD_DEFAULT_SOCKET_MODE;
+	cfg->mode = RNGD_DEFAULT_EGD_SOCKET_MODE;
 	cfg->group = NULL;
 	cfg->owner = (uid_t)-1;
 	egd_limits_default(&cfg->limits);
@@ -48,7 +48,7 @@ static int resolve_group(struct egd_server *s, const char *name, gid_t *gid)
 
 	*gid = (gid_t)-1;
 	if (!name) {
-		g = getgrnam(EGD_DEFAULT_SOCKET_GROUP);
+		g = getgrnam(RNGD_DEFAULT_EGD_SOCKET_GROUP);
 		if (g)
 			*gid = g->gr_gid;
 		return 0;
@@ -201,7 +201,7 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 			goto fail;
 		}
 		rngd_log(log, LOG_WARNING, WHO, "cannot give %s to group %s (%s); only its owner may connect",
-			 cfg->path, EGD_DEFAULT_SOCKET_GROUP, strerror(-r));
+			 cfg->path, RNGD_DEFAULT_EGD_SOCKET_GROUP, strerror(-r));
 		gid = (gid_t)-1;
 	}
 	/* Inside our 0700 directory nothing can be swapped under the path. */
@@ -233,7 +233,7 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		 "serving %s (mode %04o%s%s), per client %" PRIu32 " bytes/s burst %" PRIu32
 		 ", at most %" PRIu32 " clients%s",
 		 cfg->path, (unsigned int)(cfg->mode & 07777), gid != (gid_t)-1 ? ", group " : "",
-		 gid != (gid_t)-1 ? (cfg->group ? cfg->group : EGD_DEFAULT_SOCKET_GROUP) : "",
+		 gid != (gid_t)-1 ? (cfg->group ? cfg->group : RNGD_DEFAULT_EGD_SOCKET_GROUP) : "",
 		 s->limits.rate, s->limits.burst, s->limits.max_clients,
 		 s->limits.prime ? ", priming each new client (QEMU rng-egd)" : "");
 	return 0;

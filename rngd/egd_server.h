@@ -28,13 +28,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "rngd/defaults.h"
 #include "rngd/egd_proto.h"
 #include "rngd/egd_reserve.h"
 #include "rngd/log.h"
 
-#define EGD_DEFAULT_SOCKET_MODE 0660
-/* The group QEMU runs as on Debian and Fedora; used when it exists. */
-#define EGD_DEFAULT_SOCKET_GROUP "kvm"
 #define EGD_MAX_CLIENTS 4096u
 /* How long accepting pauses after accept4() failed for want of fds. */
 #define EGD_ACCEPT_PAUSE_MS 1000u
@@ -42,7 +40,7 @@
 struct egd_server_config {
 	const char *path;
 	mode_t mode;                  /* permission bits of the socket */
-	const char *group;            /* NULL: EGD_DEFAULT_SOCKET_GROUP if it exists */
+	const char *group;            /* NULL: RNGD_DEFAULT_EGD_SOCKET_GROUP if it exists */
 	uid_t owner;                  /* (uid_t)-1: leave as created */
 	struct egd_limits limits;
 };

@@ -38,8 +38,8 @@
 #include <linux/magic.h>
 
 #include "rngd/hwrng_quality.h"
+#include "sources/source.h"
 
-#define HWRNG_SYSFS_DIR "/sys/class/misc/hw_random"
 #define HWRNG_NO_DEVICE "none"
 #define HWRNG_QUALITY_MAX 1024
 /* Each switch moves to a device rngd has not zeroed yet; more than the
@@ -435,7 +435,7 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 	q->quality_fd = q->current_fd = -1;
 	q->state_fd = q->state_dir_fd = -1;
 	q->saved_quality = -1;
-	q->dir_fd = open(sysfs_dir ? sysfs_dir : HWRNG_SYSFS_DIR,
+	q->dir_fd = open(sysfs_dir ? sysfs_dir : RNG_HWRNG_SYSFS_DIR,
 			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (q->dir_fd < 0)
 		return -errno;

@@ -351,7 +351,7 @@ static void log_compat_notes(struct rngd *d)
  * opens and before rng_quality is taken, as Debian's init script does. */
 static void select_hwrng(struct rngd *d)
 {
-	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : "/sys/class/misc/hw_random";
+	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
 	char path[4096];
 	FILE *f;
 

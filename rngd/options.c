@@ -19,6 +19,7 @@
 #include "rngd/egd_proto.h"
 #include "rngd/egd_server.h"
 #include "rngd/options.h"
+#include "sources/source.h"
 
 enum opt_id {
 	OPT_ON_FAIL = 256,
@@ -64,14 +65,14 @@ static const struct opt_def opt_defs[] = {
 	{ "background", 'b', NULL, WHERE_BOTH, "become a daemon (the default)" },
 	{ "rng-device", 'r', "PATH", WHERE_BOTH, "add a file source: regular file (read once), FIFO or device" },
 	{ "random-device", 'o', "PATH", WHERE_BOTH,
-	  "sink: character device => kernel (default /dev/random), else a file; - is stdout" },
+	  "sink: character device => kernel (default " RNGD_DEFAULT_RANDOM_DEVICE "), else a file; - is stdout" },
 	{ "exclude", 'x', "NAME", WHERE_BOTH, "disable a source (a source name, an instance name, or all)" },
 	{ "include", 'n', "NAME", WHERE_BOTH, "enable a source" },
 	{ "list", 'l', NULL, WHERE_CLI, "list the sources compiled in, whether each is usable here and why not" },
 	{ "option", 'O', "SRC:KEY:VALUE", WHERE_BOTH,
 	  "set a source option (entropy_per_bit, priority, or the source's own keys); -O SRC lists them" },
 	{ "fill-watermark", 'W', "BITS", WHERE_BOTH, "kernels before 5.18: keep entropy_avail at BITS" },
-	{ "random-step", 's', "BYTES", WHERE_BOTH, "bytes handed to the sink per write (default 2500)" },
+	{ "random-step", 's', "BYTES", WHERE_BOTH, "bytes handed to the sink per write (default " RNGD_STR(RNGD_DEFAULT_RANDOM_STEP) ")" },
 	{ "pid-file", 'p', "PATH", WHERE_BOTH, "pid file, locked (default " RNGD_DEFAULT_PIDFILE " in the background)" },
 	{ "drop-privileges", 'D', "USER[:GROUP]", WHERE_BOTH,
 	  "after opening devices run as USER keeping only CAP_SYS_ADMIN" },
@@ -93,34 +94,35 @@ static const struct opt_def opt_defs[] = {
 	{ "on-fail", OPT_ON_FAIL, "drop|mix", WHERE_BOTH,
 	  "failed blocks: discard (default), or mix into the sink with 0 credit" },
 	{ "stats-file", OPT_STATS_FILE, "PATH", WHERE_BOTH, "write counters in Prometheus text format" },
-	{ "stats-interval", OPT_STATS_INTERVAL, "SECONDS", WHERE_BOTH, "how often (default 60)" },
+	{ "stats-interval", OPT_STATS_INTERVAL, "SECONDS", WHERE_BOTH, "how often (default " RNGD_STR(RNGD_DEFAULT_STATS_INTERVAL_S) ")" },
 	{ "ready-timeout", OPT_READY_TIMEOUT, "SECONDS", WHERE_BOTH,
-	  "tell systemd READY after the first credited block or this long (default 5)" },
+	  "tell systemd READY after the first credited block or this long (default " RNGD_STR(RNGD_DEFAULT_READY_TIMEOUT_S) ")" },
 	{ "no-take-credit", OPT_NO_TAKE_CREDIT, NULL, WHERE_CLI, "leave the kernel's rng_quality alone" },
 	{ "take-credit", OPT_TAKE_CREDIT, "yes|no", WHERE_CONFIG, NULL },
 	{ "quarantine-after", OPT_QUARANTINE_AFTER, "BLOCKS", WHERE_BOTH,
-	  "quarantine a source after this many failed blocks in a row (default 3, 0: never)" },
+	  "quarantine a source after this many failed blocks in a row (default " RNGD_STR(RNGD_DEFAULT_QUARANTINE_AFTER) ", 0: never)" },
 	{ "retest-after", OPT_RETEST_AFTER, "SECONDS", WHERE_BOTH,
-	  "first re-test of a quarantined source, doubled each failure (default 1)" },
-	{ "retest-max", OPT_RETEST_MAX, "SECONDS", WHERE_BOTH, "longest re-test back-off (default 3600)" },
+	  "first re-test of a quarantined source, doubled each failure (default " RNGD_STR(RNGD_DEFAULT_RETEST_AFTER_S) ")" },
+	{ "retest-max", OPT_RETEST_MAX, "SECONDS", WHERE_BOTH, "longest re-test back-off (default " RNGD_STR(RNGD_DEFAULT_RETEST_MAX_S) ")" },
 	{ "topup-interval", OPT_TOPUP_INTERVAL, "SECONDS", WHERE_BOTH,
-	  "kernels 5.18+: top-up period once the pool is ready (default 60)" },
-	{ "topup-bytes", OPT_TOPUP_BYTES, "BYTES", WHERE_BOTH, "kernels 5.18+: bytes per top-up (default 64)" },
+	  "kernels 5.18+: top-up period once the pool is ready (default " RNGD_STR(RNGD_DEFAULT_TOPUP_INTERVAL_S) ")" },
+	{ "topup-bytes", OPT_TOPUP_BYTES, "BYTES", WHERE_BOTH, "kernels 5.18+: bytes per top-up (default " RNGD_STR(RNGD_DEFAULT_TOPUP_BYTES) ")" },
 	{ "hwrng-sysfs", OPT_HWRNG_SYSFS, "DIR", WHERE_BOTH,
-	  "where rng_quality and rng_current live (default /sys/class/misc/hw_random)" },
+	  "where rng_quality and rng_current live (default " RNG_HWRNG_SYSFS_DIR ")" },
 	{ "state-dir", OPT_STATE_DIR, "DIR", WHERE_BOTH,
 	  "keeps rng_quality's original value and regular files' read offsets across restarts (default "
 	  RNGD_DEFAULT_STATE_DIR ")" },
 	{ "egd-socket", OPT_EGD_SOCKET, "PATH", WHERE_BOTH,
 	  "serve tested bytes to EGD clients (QEMU rng-egd) on this unix socket; -o none: no other sink" },
-	{ "egd-socket-mode", OPT_EGD_SOCKET_MODE, "OCTAL", WHERE_BOTH, "the socket's permissions (default 0660)" },
+	{ "egd-socket-mode", OPT_EGD_SOCKET_MODE, "OCTAL", WHERE_BOTH, "the socket's permissions (default " RNGD_STR(RNGD_DEFAULT_EGD_SOCKET_MODE) ")" },
 	{ "egd-socket-group", OPT_EGD_SOCKET_GROUP, "GROUP", WHERE_BOTH,
-	  "the socket's group (default kvm, if it exists)" },
-	{ "egd-rate", OPT_EGD_RATE, "BYTES/S", WHERE_BOTH, "bytes per second per EGD client (default 16384, 0: unlimited)" },
-	{ "egd-burst", OPT_EGD_BURST, "BYTES", WHERE_BOTH, "bytes an idle EGD client may take at once (default 16384)" },
-	{ "egd-clients", OPT_EGD_CLIENTS, "N", WHERE_BOTH, "EGD clients connected at once (default 64)" },
+	  "the socket's group (default " RNGD_DEFAULT_EGD_SOCKET_GROUP ", if it exists)" },
+	{ "egd-rate", OPT_EGD_RATE, "BYTES/S", WHERE_BOTH, "bytes per second per EGD client (default " RNGD_STR(RNGD_DEFAULT_EGD_RATE) ", 0: unlimited)" },
+	{ "egd-burst", OPT_EGD_BURST, "BYTES", WHERE_BOTH, "bytes an idle EGD client may take at once (default " RNGD_STR(RNGD_DEFAULT_EGD_BURST) ")" },
+	{ "egd-clients", OPT_EGD_CLIENTS, "N", WHERE_BOTH, "EGD clients connected at once (default " RNGD_STR(RNGD_DEFAULT_EGD_CLIENTS) ")" },
 	{ "egd-prime", OPT_EGD_PRIME, "BYTES", WHERE_BOTH,
-	  "push this much to each new EGD client unasked: QEMU rng-egd across rngd restarts (default 0)" },
+	  "push this much to each new EGD client unasked: QEMU rng-egd across rngd restarts (default "
+	  RNGD_STR(RNGD_DEFAULT_EGD_PRIME) ")" },
 };
 
 #define N_OPT_DEFS (sizeof(opt_defs) / sizeof(opt_defs[0]))
@@ -155,20 +157,21 @@ void rngd_options_init(struct rngd_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->take_credit = true;
-	o->stats_interval_s = 60;
+	o->stats_interval_s = RNGD_DEFAULT_STATS_INTERVAL_S;
 	o->watermark_bits = -1;
-	o->random_step = 2500;
+	o->random_step = RNGD_DEFAULT_RANDOM_STEP;
 	o->on_fail = RNGD_ON_FAIL_DROP;
-	o->ready_timeout_ms = 5000;
-	o->quarantine_after = 3;
-	o->retest_min_ms = 1000;
-	o->retest_max_ms = 3600 * 1000;
-	o->topup_interval_s = 60;
-	o->topup_bytes = 64;
-	o->egd_socket_mode = EGD_DEFAULT_SOCKET_MODE;
-	o->egd_rate = EGD_DEFAULT_RATE;
-	o->egd_burst = EGD_DEFAULT_BURST;
-	o->egd_clients = EGD_DEFAULT_CLIENTS;
+	o->ready_timeout_ms = RNGD_DEFAULT_READY_TIMEOUT_S * 1000u;
+	o->quarantine_after = RNGD_DEFAULT_QUARANTINE_AFTER;
+	o->retest_min_ms = RNGD_DEFAULT_RETEST_AFTER_S * 1000u;
+	o->retest_max_ms = RNGD_DEFAULT_RETEST_MAX_S * 1000u;
+	o->topup_interval_s = RNGD_DEFAULT_TOPUP_INTERVAL_S;
+	o->topup_bytes = RNGD_DEFAULT_TOPUP_BYTES;
+	o->egd_socket_mode = RNGD_DEFAULT_EGD_SOCKET_MODE;
+	o->egd_rate = RNGD_DEFAULT_EGD_RATE;
+	o->egd_burst = RNGD_DEFAULT_EGD_BURST;
+	o->egd_clients = RNGD_DEFAULT_EGD_CLIENTS;
+	o->egd_prime = RNGD_DEFAULT_EGD_PRIME;
 	o->entropy_ceiling = -1.0;
 }
 

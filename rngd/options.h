@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rngd/defaults.h"
+
 /* Exit codes, documented in rngd(8). */
 enum rngd_exit {
 	RNGD_EXIT_OK = 0,
@@ -25,11 +27,6 @@ enum rngd_on_fail {
 	RNGD_ON_FAIL_MIX,        /* failed blocks go to the sink with 0 credit */
 };
 
-#define RNGD_DEFAULT_CONFIG "/etc/rngd.conf"
-#define RNGD_DEFAULT_RANDOM_DEVICE "/dev/random"
-#define RNGD_DEFAULT_PIDFILE "/run/rngd.pid"
-/* Holds the rng_quality record (rngd/hwrng_quality.h); tmpfs on purpose. */
-#define RNGD_DEFAULT_STATE_DIR "/run/rngd"
 
 /* Source selection arguments, kept in the order given (config first). */
 enum rngd_source_arg_kind {

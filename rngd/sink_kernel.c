@@ -26,14 +26,12 @@
 #include <string.h>
 
 #include "fips/fips.h"
+#include "rngd/defaults.h"
 #include "rngd/kernel_entropy.h"
 #include "rngd/sink.h"
 
 /* One gate block: the unit the loop tests and hands over. */
 #define KSINK_FILL_BYTES FIPS_BLOCK_BYTES
-#define KSINK_DEFAULT_DEVICE "/dev/random"
-#define KSINK_DEFAULT_TOPUP_INTERVAL_S 60
-#define KSINK_DEFAULT_TOPUP_BYTES 64
 #define KSINK_DEFAULT_POLL_MS 1000
 /* Pre-5.18 kernels: rng-tools' default watermark, 3/4 of the pool. */
 #define KSINK_WATERMARK_NUM 3
@@ -65,9 +63,9 @@ struct kernel_sink {
 void rng_sink_kernel_config_default(struct rng_sink_kernel_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->device = KSINK_DEFAULT_DEVICE;
-	cfg->topup_interval_s = KSINK_DEFAULT_TOPUP_INTERVAL_S;
-	cfg->topup_bytes = KSINK_DEFAULT_TOPUP_BYTES;
+	cfg->device = RNGD_DEFAULT_RANDOM_DEVICE;
+	cfg->topup_interval_s = RNGD_DEFAULT_TOPUP_INTERVAL_S;
+	cfg->topup_bytes = RNGD_DEFAULT_TOPUP_BYTES;
 	cfg->watermark_bits = -1;
 	cfg->legacy_watermark = false;
 	cfg->poll_interval_ms = KSINK_DEFAULT_POLL_MS;
@@ -251,7 +249,7 @@ int rng_sink_kernel_open_ops(struct rng_sink *s, const struct rng_sink_kernel_co
 			     const struct kernel_entropy_ops *k)
 {
 	struct kernel_sink *ks;
-	const char *device = cfg->device ? cfg->device : KSINK_DEFAULT_DEVICE;
+	const char *device = cfg->device ? cfg->device : RNGD_DEFAULT_RANDOM_DEVICE;
 	int fd;
 
 	if (cfg->topup_interval_s == 0 || cfg->topup_bytes == 0 || cfg->poll_interval_ms == 0)

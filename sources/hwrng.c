@@ -25,7 +25,6 @@
 #include "sources/source.h"
 
 #define HWRNG_DEFAULT_DEVICE "/dev/hwrng"
-#define HWRNG_CURRENT_FILE "/sys/class/misc/hw_random/rng_current"
 
 struct hwrng_priv {
 	char device[256];
@@ -50,7 +49,7 @@ static struct hwrng_priv *hwrng_priv(struct rng_source *src)
 /* The driver behind /dev/hwrng, for messages; "" when unknown. */
 static void hwrng_current(char *buf, size_t len)
 {
-	FILE *f = fopen(HWRNG_CURRENT_FILE, "re");
+	FILE *f = fopen(RNG_HWRNG_SYSFS_DIR "/rng_current", "re");
 
 	buf[0] = '\0';
 	if (!f)

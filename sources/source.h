@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Where the kernel's hw_random core publishes rng_current and
+ * rng_quality: the one spelling of the path for sources and daemon. */
+#define RNG_HWRNG_SYSFS_DIR "/sys/class/misc/hw_random"
+
 #define RNG_SOURCE_WHY_MAX 160
 
 struct rng_source;

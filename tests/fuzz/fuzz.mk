@@ -17,7 +17,7 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 FUZZ_BUILD = cd $(top_srcdir) && $(SHELL) tests/fuzz/build-harness.sh $(abs_top_builddir)/$@ $(CLANG) $(FUZZ_CFLAGS)
 FUZZ_HARNESSES = tests/fuzz/fuzz_config tests/fuzz/fuzz_cli tests/fuzz/fuzz_gate tests/fuzz/fuzz_sysstat \
 	tests/fuzz/fuzz_egd
-FUZZ_OPTIONS_DEPS = $(top_srcdir)/rngd/options.c $(top_srcdir)/rngd/config.c $(top_srcdir)/rngd/options.h config.h
+FUZZ_OPTIONS_DEPS = $(top_srcdir)/rngd/options.c $(top_srcdir)/rngd/config.c $(top_srcdir)/rngd/options.h $(top_srcdir)/rngd/defaults.h config.h
 
 check_SCRIPTS += $(FUZZ_HARNESSES)
 TESTS += tests/fuzz/fuzz-check.sh

@@ -12,6 +12,19 @@ text=$(MANWIDTH=200 man -l "$top_srcdir/man/rngd.8" 2>/dev/null | col -b)
 for opt in $("$top_builddir/rngd/rngd" --help | grep -oE -- '--[a-z-]+' | sort -u); do
 	grep -qF -- "$opt" <<< "$text" || { echo "FAIL: rngd.8 does not document $opt"; exit 1; }
 done
+# Every "(default N)" of --help (the values rngd starts with, see
+# test_daemon_options) is the default rngd.8 gives in that option's entry.
+checked=0
+while read -r opt value; do
+	entry=$(awk -v opt="$opt" '
+		/^       [-A-Za-z]/ { inside = index($0, opt "=") || index($0, opt " ") || $NF == opt; next }
+		inside' <<< "$text")
+	grep -qiE -- "default $value\b" <<< "$entry" ||
+		{ echo "FAIL: rngd.8's $opt entry does not give its default $value (rngd --help does)"; exit 1; }
+	checked=$((checked + 1))
+done < <("$top_builddir/rngd/rngd" --help |
+	sed -nE 's/^.*(--[a-z0-9-]+)[= ].*\(default ([0-9]+).*$/\1 \2/p')
+[ "$checked" -ge 13 ] || { echo "FAIL: only $checked numeric defaults found in --help"; exit 1; }
 for sig in SIGTERM SIGINT SIGUSR1 SIGHUP; do
 	grep -q "$sig" <<< "$text" || { echo "FAIL: rngd.8 does not document $sig"; exit 1; }
 done

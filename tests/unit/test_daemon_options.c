@@ -319,10 +319,51 @@ static void test_command_line_overrides_config(void **state)
 	free(path);
 }
 
+/* Every "(default N)" that --help prints is the value rngd starts with:
+ * setting the option to the printed number changes nothing. */
+static void test_help_prints_the_defaults_in_effect(void **state)
+{
+	struct rngd_options start, set;
+	char err[RNGD_ERR_MAX];
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	int checked = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(out);
+	rngd_options_usage(out);
+	assert_int_equal(fclose(out), 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[64], value[32];
+		const char *opt = strstr(line, "--");
+		const char *def = strstr(line, "(default ");
+
+		if (!opt || !def || sscanf(opt + 2, "%63[a-z0-9-]", name) != 1 ||
+		    sscanf(def + 9, "%31[0-9]", value) != 1)
+			continue;
+		rngd_options_init(&start);
+		rngd_options_init(&set);
+		err[0] = '\0';
+		assert_int_equal(rngd_options_set(&set, name, value, false, err), 0);
+		if (memcmp(&start, &set, sizeof(start)) != 0)
+			fail_msg("--help says --%s defaults to %s, rngd starts with another value", name, value);
+		rngd_options_free(&start);
+		rngd_options_free(&set);
+		checked++;
+	}
+	free(text);
+	/* random-step, stats-interval, ready-timeout, quarantine-after,
+	 * retest-after, retest-max, topup-interval, topup-bytes and the five
+	 * EGD numbers. */
+	assert_int_equal(checked, 13);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_help_prints_the_defaults_in_effect),
 		cmocka_unit_test(test_every_option),
 		cmocka_unit_test(test_background_after_foreground),
 		cmocka_unit_test(test_bad_values),
