@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Counters as people read them (rngd/stats.c): the SIGUSR1/summary lines
+ * carry every counter, the sink line says which phase its credit belongs
+ * to, and the Prometheus file is complete, escaped, and replaced whole
+ * (written to PATH.tmp, renamed) so a collector never reads half of it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rngd/stats.h"
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+
+	assert_non_null(f);
+	assert_true(getdelim(&text, &len, '\0', f) > 0);
+	(void)fclose(f);
+	return text;
+}
+
+static void test_source_line_carries_every_counter(void **state)
+{
+	struct rngd_source_stats st = {
+		.bytes_read = 101, .blocks_passed = 7, .blocks_failed = 3, .bits_credited = 9001,
+		.bytes_to_sink = 17500, .bytes_mixed = 2500, .quarantines = 2, .reopens = 5, .read_errors = 4,
+	};
+	char line[1024];
+
+	(void)state;
+	st.failures[FIPS_TEST_MONOBIT] = 11;
+	rngd_stats_format(line, sizeof(line), &st);
+	assert_non_null(strstr(line, "bytes read 101, blocks passed 7, failed 3 ("));
+	assert_non_null(strstr(line, "monobit 11"));
+	assert_non_null(strstr(line, "bits credited 9001, bytes to sink 17500, bytes mixed 2500, "
+				     "quarantines 2, reopens 5, read errors 4"));
+	for (int t = 0; t < FIPS_TEST_MAX; t++)
+		assert_non_null(strstr(line, fips_test_name((enum fips_test)t)));
+}
+
+/* A buffer too small truncates; it never overflows or leaves it unterminated. */
+static void test_lines_truncate_safely(void **state)
+{
+	struct rngd_source_stats st = { .bytes_read = UINT64_MAX };
+	struct rngd_sink_stats sk = { .bytes_written = UINT64_MAX, .egd = true, .pool_phases = true };
+	char small[24];
+
+	(void)state;
+	for (size_t len = 1; len <= sizeof(small); len++) {
+		memset(small, 'x', sizeof(small));
+		rngd_stats_format(small, len, &st);
+		assert_int_equal(strnlen(small, len), len - 1);
+		memset(small, 'x', sizeof(small));
+		rngd_sink_stats_format(small, len, &sk);
+		assert_int_equal(strnlen(small, len), len - 1);
+	}
+}
+
+static void test_sink_line_names_the_phase(void **state)
+{
+	struct rngd_sink_stats file = { .bytes_written = 5000, .bits_credited = 40, .write_errors = 1 };
+	struct rngd_sink_stats kernel = {
+		.bytes_written = 7564, .bits_credited = 256, .pool_phases = true, .filling = false,
+		.bytes_filling = 7500, .bytes_after_ready = 64, .reseeds = 1, .egd = true, .egd_bytes_served = 32,
+	};
+	char line[512];
+
+	(void)state;
+	rngd_sink_stats_format(line, sizeof(line), &file);
+	assert_string_equal(line, "bytes written 5000, bits credited 40, write errors 1");
+	rngd_sink_stats_format(line, sizeof(line), &kernel);
+	assert_string_equal(line, "bytes written 7564, bits credited 256 while the pool was filling (7500 bytes), "
+				  "bytes mixed after it was ready 64, reseeds 1, ready, "
+				  "bytes served to EGD clients 32, write errors 0");
+	kernel.filling = true;
+	rngd_sink_stats_format(line, sizeof(line), &kernel);
+	assert_non_null(strstr(line, ", filling,"));
+}
+
+static void test_prometheus_file_is_complete_and_escaped(void **state)
+{
+	char dir[] = "/tmp/test_stats.XXXXXX", path[64], tmp[72];
+	struct rngd_source_stats a = { .bytes_read = 2504, .blocks_passed = 1, .bits_credited = 10000 };
+	struct rngd_source_stats b = { .blocks_failed = 1 };
+	const struct rngd_stats_entry e[] = {
+		{ .name = "hwrng", .st = &a, .state = "active" },
+		{ .name = "file \"x\\y\"\n", .st = &b, .state = "quarantined" },
+	};
+	struct rngd_sink_stats sk = { .bytes_written = 2500, .bits_credited = 256, .pool_phases = true,
+				      .bytes_filling = 2500, .egd = true, .egd_bytes_served = 9 };
+	char *text;
+
+	(void)state;
+	b.failures[FIPS_TEST_RUNS] = 1;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/rngd.prom", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_equal(rngd_stats_write_prometheus(path, e, 2, &sk, "kernel"), 0);
+	assert_int_equal(access(tmp, F_OK), -1);
+	text = read_all(path);
+	assert_non_null(strstr(text, "rngd_source_bytes_read_total{source=\"hwrng\"} 2504\n"));
+	assert_non_null(strstr(text, "rngd_source_bits_credited_total{source=\"hwrng\"} 10000\n"));
+	assert_non_null(strstr(text, "rngd_source_blocks_failed_total{source=\"file \\\"x\\\\y\\\"\\n\"} 1\n"));
+	assert_non_null(strstr(text, "rngd_source_test_failures_total{source=\"file \\\"x\\\\y\\\"\\n\",test=\"runs\"} 1\n"));
+	assert_non_null(strstr(text, "rngd_source_state{source=\"hwrng\",state=\"active\"} 1\n"));
+	assert_non_null(strstr(text, "rngd_sink_bits_credited_total{sink=\"kernel\"} 256\n"));
+	assert_non_null(strstr(text, "rngd_sink_pool_ready{sink=\"kernel\"} 1\n"));
+	assert_non_null(strstr(text, "rngd_egd_bytes_served_total 9\n"));
+	/* Every sample has its HELP and TYPE; no raw newline inside a label. */
+	for (char *line = text; *line;) {
+		char *end = strchr(line, '\n');
+
+		assert_non_null(end);
+		if (line[0] != '#') {
+			char metric[128];
+
+			assert_int_equal(sscanf(line, "%127[a-z_]", metric), 1);
+			char help[160];
+			snprintf(help, sizeof(help), "# TYPE %s ", metric);
+			assert_non_null(strstr(text, help));
+		}
+		line = end + 1;
+	}
+	free(text);
+
+	/* Without the kernel's phases or EGD those series are absent. */
+	sk.pool_phases = false;
+	sk.egd = false;
+	assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), 0);
+	text = read_all(path);
+	assert_null(strstr(text, "rngd_sink_pool_ready"));
+	assert_null(strstr(text, "rngd_egd_bytes_served_total"));
+	assert_non_null(strstr(text, "rngd_sink_bytes_written_total{sink=\"file\"} 2500\n"));
+	free(text);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* Errors are -errno, and a failed write leaves the old file in place. */
+static void test_prometheus_errors_leave_the_old_file(void **state)
+{
+	char dir[] = "/tmp/test_stats.XXXXXX", path[64], tmp[72], longpath[5000];
+	struct rngd_source_stats a = { .bytes_read = 1 };
+	const struct rngd_stats_entry e[] = { { .name = "hwrng", .st = &a, .state = "active" } };
+	struct rngd_sink_stats sk = { 0 };
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/rngd.prom", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), 0);
+	/* PATH.tmp is a symbolic link: not followed (O_NOFOLLOW). */
+	assert_int_equal(symlink("/etc/passwd", tmp), 0);
+	a.bytes_read = 2;
+	assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), -ELOOP);
+	text = read_all(path);
+	assert_non_null(strstr(text, "rngd_source_bytes_read_total{source=\"hwrng\"} 1\n"));
+	free(text);
+	assert_int_equal(unlink(tmp), 0);
+
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(rngd_stats_write_prometheus(longpath, e, 1, &sk, "file"), -ENAMETOOLONG);
+	snprintf(longpath, sizeof(longpath), "%s/missing/rngd.prom", dir);
+	assert_int_equal(rngd_stats_write_prometheus(longpath, e, 1, &sk, "file"), -ENOENT);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_source_line_carries_every_counter),
+		cmocka_unit_test(test_lines_truncate_safely),
+		cmocka_unit_test(test_sink_line_names_the_phase),
+		cmocka_unit_test(test_prometheus_file_is_complete_and_escaped),
+		cmocka_unit_test(test_prometheus_errors_leave_the_old_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
