@@ -13,6 +13,10 @@ double credit_entropy_per_bit(const struct rng_source *src, bool user_set)
 
 	if (!user_set && ops->default_credit)
 		v = ops->default_credit(src);
+	/* -e caps the default, whichever fact raised it; a credit the user
+	 * set per source wins (rngd.8). */
+	if (!user_set && v > src->credit_ceiling)
+		v = src->credit_ceiling;
 	if (ops->credit_fixed && v > ops->default_entropy_per_bit)
 		v = ops->default_entropy_per_bit;
 	if (ops->may_credit && !ops->may_credit(src))

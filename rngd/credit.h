@@ -20,8 +20,9 @@ struct rng_source;
 /*
  * The credit per bit the daemon's main thread gives @src's passing blocks
  * now: src->entropy_per_bit if the user set it (@user_set), else what the
- * source's facts make its default (default_credit(): RDSEED or RDRAND);
- * never above the default of a credit_fixed source. Sources never write
+ * source's facts make its default (default_credit(): RDSEED or RDRAND)
+ * capped by src->credit_ceiling (-e); never above the default of a
+ * credit_fixed source. Sources never write
  * the credit themselves: only the main thread decides it.
  */
 double credit_entropy_per_bit(const struct rng_source *src, bool user_set);

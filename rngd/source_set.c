@@ -114,9 +114,11 @@ static void cap_credit(const struct rngd_options *o, struct rngd_slot *slots, si
 {
 	if (o->entropy_ceiling < 0.0)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		slots[i].src.credit_ceiling = o->entropy_ceiling;
 		if (slots[i].src.entropy_per_bit > o->entropy_ceiling)
 			slots[i].src.entropy_per_bit = o->entropy_ceiling;
+	}
 }
 
 static bool known_name(const struct rngd_slot *slots, size_t n, const char *name)
@@ -242,6 +244,7 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 		next[i].src = slots[i].src;
 		next[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
 		next[i].src.priority = slots[i].src.ops->default_priority;
+		next[i].src.credit_ceiling = 1.0;
 		next[i].credit_explicit = false;
 	}
 	cap_credit(o, next, n);
@@ -253,6 +256,7 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 	if (r == 0) {
 		for (size_t i = 0; i < n; i++) {
 			slots[i].src.entropy_per_bit = next[i].src.entropy_per_bit;
+			slots[i].src.credit_ceiling = next[i].src.credit_ceiling;
 			slots[i].src.priority = next[i].src.priority;
 			slots[i].credit_explicit = next[i].credit_explicit;
 		}

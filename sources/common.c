@@ -21,6 +21,7 @@ void rng_source_init(struct rng_source *src, const struct rng_source_ops *ops)
 	src->ops = ops;
 	snprintf(src->name, sizeof(src->name), "%s", ops->name);
 	src->entropy_per_bit = ops->default_entropy_per_bit;
+	src->credit_ceiling = 1.0;
 	src->priority = ops->default_priority;
 	src->fd = -1;
 }

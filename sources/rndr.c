@@ -99,6 +99,7 @@ struct rndr_state {
 	enum rndr_choice choice;
 	int open;
 	int use_rndrrs;
+	int rndrrs_fact;        /* atomic: what default_credit() reports */
 };
 
 static struct rndr_state *state_get(struct rng_source *src)
@@ -184,11 +185,25 @@ static int check_feature(struct rng_source *src, const struct rndr_hw *hw)
 	return 0;
 }
 
-static void set_default_credit(struct rng_source *src, int use_rndrrs)
+/* Probe (main thread) and open (reader thread) report which instruction
+ * is read; the main thread's default_credit() reads the fact. */
+static void report_rndrrs(struct rng_source *src, int use_rndrrs)
 {
-	/* The ops default is RNDR's; RNDRRS raises it unless the user set one. */
-	if (use_rndrrs && src->entropy_per_bit == RNDR_ENTROPY_PER_BIT)
-		src->entropy_per_bit = RNDRRS_ENTROPY_PER_BIT;
+	struct rndr_state *st = state_get(src);
+
+	if (st)
+		__atomic_store_n(&st->rndrrs_fact, use_rndrrs, __ATOMIC_RELEASE);
+}
+
+/* The ops default is RNDR's; RNDRRS raises it. The daemon applies it
+ * unless the user set a credit, and caps it with -e. */
+static double rndr_default_credit(const struct rng_source *src)
+{
+	const struct rndr_state *st = src->priv;
+
+	if (st && __atomic_load_n(&st->rndrrs_fact, __ATOMIC_ACQUIRE))
+		return RNDRRS_ENTROPY_PER_BIT;
+	return RNDR_ENTROPY_PER_BIT;
 }
 
 static int rndr_probe(struct rng_source *src)
@@ -198,7 +213,7 @@ static int rndr_probe(struct rng_source *src)
 
 	if (err < 0)
 		return err;
-	set_default_credit(src, use_rndrrs);
+	report_rndrrs(src, use_rndrrs);
 	return rng_source_why(src, 0, "FEAT_RNG: %s", use_rndrrs ? "RNDRRS (reseeded every read)"
 				   : "RNDR (DRBG output), as configured");
 }
@@ -253,7 +268,7 @@ static int rndr_open(struct rng_source *src)
 	if (same)
 		return rng_source_why(src, -EIO, "%s self-test: %d identical words 0x%016llx (stuck generator)",
 				      insn_name(st), RNDR_SELFTEST_WORDS, (unsigned long long)first);
-	set_default_credit(src, st->use_rndrrs);
+	report_rndrrs(src, st->use_rndrrs);
 	st->open = 1;
 	src->fd = -1;
 	(void)rng_source_why(src, 0, "reading %s", st->use_rndrrs ? "RNDRRS" : "RNDR (DRBG output)");
@@ -304,6 +319,7 @@ const struct rng_source_ops rng_source_rndr_ops = {
 	.summary = "arm64 RNDRRS (preferred) or RNDR instruction (FEAT_RNG)",
 	.keys = "instruction=auto: auto, rndrrs or rndr",
 	.default_entropy_per_bit = RNDR_ENTROPY_PER_BIT,
+	.default_credit = rndr_default_credit,
 	.default_priority = 3,
 	.probe = rndr_probe,
 	.open = rndr_open,

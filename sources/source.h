@@ -88,6 +88,7 @@ struct rng_source {
 	const struct rng_source_ops *ops;
 	char name[32];                  /* ops->name, or "file:PATH"-style instance name */
 	double entropy_per_bit;         /* claimed credit per bit, 0.0 for dubious */
+	double credit_ceiling;          /* -e: cap on the default credit, 1.0: none */
 	int priority;
 	int fd;                         /* pollable fd when open, else -1 */
 	char why[RNG_SOURCE_WHY_MAX];   /* last probe/open failure reason */

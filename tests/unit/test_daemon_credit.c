@@ -13,6 +13,7 @@
 
 #include "fips/fips.h"
 #include "rngd/credit.h"
+#include "sources/source.h"
 
 static void test_credit_for_a_block(void **state)
 {
@@ -80,6 +81,59 @@ static void test_split_edges(void **state)
 	assert_int_equal(credit_split(20000, 2500, 64), 512);
 }
 
+/* A source whose facts raise its default (RDSEED over RDRAND, RNDRRS over
+ * RNDR): -e still caps it, and a credit the user set per source wins. */
+static bool fact_raised;
+static bool fact_may_credit = true;
+
+static double raised_default(const struct rng_source *src)
+{
+	(void)src;
+	return fact_raised ? 0.5 : 1.0 / 512;
+}
+
+static bool may_credit_fact(const struct rng_source *src)
+{
+	(void)src;
+	return fact_may_credit;
+}
+
+static void test_ceiling_caps_every_default(void **state)
+{
+	const struct rng_source_ops ops = {
+		.name = "fake", .default_entropy_per_bit = 1.0 / 512, .default_credit = raised_default,
+		.may_credit = may_credit_fact,
+	};
+	struct rng_source src = { .ops = &ops, .entropy_per_bit = 1.0 / 512, .credit_ceiling = 1.0 };
+
+	(void)state;
+	fact_raised = true;
+	assert_true(credit_entropy_per_bit(&src, false) == 0.5);
+	/* rngd -e 2: at most 2/8 per bit. */
+	src.credit_ceiling = 0.25;
+	assert_true(credit_entropy_per_bit(&src, false) == 0.25);
+	fact_raised = false;
+	assert_true(credit_entropy_per_bit(&src, false) == 1.0 / 512);
+	/* -O fake:entropy_per_bit:0.75 after -e: the user's own setting. */
+	src.entropy_per_bit = 0.75;
+	assert_true(credit_entropy_per_bit(&src, true) == 0.75);
+	/* A fact that forbids credit beats everything. */
+	fact_may_credit = false;
+	assert_true(credit_entropy_per_bit(&src, true) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
+	fact_may_credit = true;
+}
+
+static void test_credit_fixed_is_never_raised(void **state)
+{
+	const struct rng_source_ops ops = { .name = "fixed", .default_entropy_per_bit = 0.0, .credit_fixed = true };
+	struct rng_source src = { .ops = &ops, .entropy_per_bit = 0.9, .credit_ceiling = 1.0 };
+
+	(void)state;
+	assert_true(credit_entropy_per_bit(&src, true) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +141,8 @@ int main(void)
 		cmocka_unit_test(test_credit_rejects_nonsense),
 		cmocka_unit_test(test_split_adds_up),
 		cmocka_unit_test(test_split_edges),
+		cmocka_unit_test(test_ceiling_caps_every_default),
+		cmocka_unit_test(test_credit_fixed_is_never_raised),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

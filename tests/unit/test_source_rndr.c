@@ -131,7 +131,9 @@ static void test_prefers_rndrrs(void **state)
 	assert_non_null(strstr(src->why, "RNDRRS"));
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rndr_source_uses_rndrrs(src), 1);
-	assert_true(src->entropy_per_bit == RNDRRS_ENTROPY_PER_BIT);
+	/* A fact for the daemon; the source leaves the setting alone. */
+	assert_true(src->ops->default_credit(src) == RNDRRS_ENTROPY_PER_BIT);
+	assert_true(src->entropy_per_bit == RNDR_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
 	assert_int_equal(cpu.rndr_calls, 0);
 	assert_int_equal(cpu.rndrrs_calls, RNDR_SELFTEST_WORDS + (sizeof(buf) + 7) / 8);
@@ -145,7 +147,7 @@ static void test_rndr_on_request(void **state)
 	assert_int_equal(src->ops->set_option(src, "instruction", "rndr"), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rndr_source_uses_rndrrs(src), 0);
-	assert_true(src->entropy_per_bit == RNDR_ENTROPY_PER_BIT);
+	assert_true(src->ops->default_credit(src) == RNDR_ENTROPY_PER_BIT);
 	assert_non_null(strstr(src->why, "DRBG"));
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
 	assert_int_equal(cpu.rndrrs_calls, 0);
