@@ -21,8 +21,9 @@ int privs_resolve(const char *user_group, uid_t *uid, gid_t *gid, const char **u
 /* Create and lock @path, write our pid. Returns an fd to keep open, or
  * -EEXIST with *holder set when another live process holds the lock
  * (*holder is 0 if that process has not written its pid yet). The lock is
- * an flock(): it survives fork(), so lock first, then daemonize and call
- * pidfile_update(). */
+ * an flock(), which would survive a fork(); main.c daemonizes first and
+ * locks in the final process, so the pid written is already the right one
+ * (pidfile_update() rewrites it if a caller forks after locking). */
 int pidfile_lock(const char *path, pid_t *holder);
 /* The same, with what is wrong with @path as a pid file in @why: not a
  * regular file (-EISDIR, -ELOOP, -EINVAL), a kernel file (-EINVAL), text

@@ -12,7 +12,8 @@
  *   2. Top-up: once ready, want nothing until a timer (default 60 s, the
  *              kernel's reseed interval); then want topup_bytes, write
  *              them and ask for RNDRESEEDCRNG so they reach the CRNG now.
- * Older kernels (< 5.18) or -W forced: the watermark path wants data while
+ * Older kernels (< 5.18; -W alone does not force it, only the
+ * legacy_watermark setting used by tests does): the watermark path wants data while
  * entropy_avail is under the watermark, looking every poll interval.
  * Nothing here polls for POLLOUT or spins: when demand() is 0 it always
  * names a time in the future.

@@ -90,7 +90,9 @@ struct rng_source {
 	double entropy_per_bit;         /* claimed credit per bit, 0.0 for dubious */
 	double credit_ceiling;          /* -e: cap on the default credit, 1.0: none */
 	int priority;
-	int fd;                         /* pollable fd when open, else -1 */
+	int fd;                         /* the device fd while open, else -1: main.c
+					 * looks at it to tell a character device
+					 * (device events); the loop never polls it */
 	char why[RNG_SOURCE_WHY_MAX];   /* last probe/open failure reason */
 	void *priv;                     /* the source's own state */
 };
