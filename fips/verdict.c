@@ -3,7 +3,7 @@
  * The FIPS 140-2 pass/fail rules, as amended by change notice 1 of
  * 2001-10-10 and as rng-tools (rng-tools-debian 2.x fips.c) decides them at
  * the edges. The peer's counts and verdicts were reproduced on edge inputs;
- * see ../shared/FIPS-NOTES.md.
+ * see docs/ARCHITECTURE.md, "The gate", for the rules and their tests.
  *
  *   monobit   passes iff 9725 < ones < 10275 (strict at both ends)
  *   poker     X = 16/5000 * sum f(i)^2 - 5000 passes iff 2.16 < X < 46.17;
