@@ -98,7 +98,7 @@ CLEANFILES += egd-libfuzzer
 
 # Host tests: rngd -o none --egd-socket under guard.sh, and their client.
 check_PROGRAMS += tests/integration/egd-client
-tests_integration_egd_client_SOURCES = tests/integration/egd-client.c
+tests_integration_egd_client_SOURCES = tests/integration/egd-client.c $(TESTS_LIB_SLURP)
 EGD_INTEGRATION_TESTS = \
 	tests/integration/egd-commands.sh \
 	tests/integration/egd-many.sh \

@@ -3,7 +3,7 @@
 # faultshim.so is an LD_PRELOAD library built by an explicit rule (no
 # libtool here); listing it in check_SCRIPTS makes make check build it.
 check_PROGRAMS += tests/fault/faultcheck
-tests_fault_faultcheck_SOURCES = tests/fault/faultcheck.c
+tests_fault_faultcheck_SOURCES = tests/fault/faultcheck.c $(TESTS_LIB_SLURP)
 tests_fault_faultcheck_LDADD = fips/libfips.a $(FIPS_LIBS)
 
 check_SCRIPTS += tests/fault/faultshim.so

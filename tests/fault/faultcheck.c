@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "fips/fips.h"
+#include "tests/lib/slurp.h"
 
 #define B FIPS_BLOCK_BYTES
 
@@ -67,24 +68,10 @@ static void random_bytes(uint8_t *p, size_t n)
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n;
+	uint8_t *buf = test_slurp(path, len);
 
-	if (!f)
+	if (!buf)
 		die(path);
-	*len = 0;
-	do {
-		if (*len + 65536 > cap) {
-			cap = cap * 2 + 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die("realloc");
-		}
-		n = fread(buf + *len, 1, 65536, f);
-		*len += n;
-	} while (n > 0);
-	fclose(f);
 	return buf;
 }
 

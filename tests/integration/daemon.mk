@@ -2,7 +2,7 @@
 # runs rngd runs it through guard.sh (private mount namespace, /dev/random
 # covered by a file that must stay empty unless the test means to write).
 check_PROGRAMS += tests/integration/daemon-helper
-tests_integration_daemon_helper_SOURCES = tests/integration/daemon-helper.c
+tests_integration_daemon_helper_SOURCES = tests/integration/daemon-helper.c $(TESTS_LIB_SLURP)
 tests_integration_daemon_helper_LDADD = fips/libfips.a $(FIPS_LIBS) -lm
 
 DAEMON_INTEGRATION_TESTS = \

@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/lib/slurp.h"
+
 static int timeout_ms = 10000;
 
 static void die(const char *what)
@@ -177,27 +179,10 @@ static int hexval(char c)
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
+	uint8_t *buf = test_slurp(path, len);
 
-	if (!f)
+	if (!buf)
 		die(path);
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die("realloc");
-		}
-		size_t k = fread(buf + n, 1, cap - n, f);
-
-		if (k == 0)
-			break;
-		n += k;
-	}
-	fclose(f);
-	*len = n;
 	return buf;
 }
 

@@ -1,0 +1,3 @@
+# tests/lib/lib.mk: helpers shared by the test programs, listed in their
+# _SOURCES (one copy of each instead of one per program).
+TESTS_LIB_SLURP = tests/lib/slurp.c tests/lib/slurp.h
