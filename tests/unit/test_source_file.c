@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The file source (sources/file.c): a regular file is read once, resumes
+ * where it stopped across re-opens and, with a state folder, across runs;
+ * its end exhausts it for good (-ENODATA: never re-credited); without a
+ * kept offset its bytes may not earn credit. A FIFO's first open never
+ * blocks. Other kinds of file are refused with a reason.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sources/source.h"
+
+extern const struct rng_source_ops rng_source_file_ops;
+
+struct fixture {
+	char dir[64];
+	char data[96];
+	char state[96];
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	uint8_t bytes[1000];
+	int fd;
+
+	assert_non_null(fx);
+	strcpy(fx->dir, "/tmp/test_source_file.XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	snprintf(fx->data, sizeof(fx->data), "%s/data", fx->dir);
+	snprintf(fx->state, sizeof(fx->state), "%s/state", fx->dir);
+	assert_int_equal(mkdir(fx->state, 0700), 0);
+	for (size_t i = 0; i < sizeof(bytes); i++)
+		bytes[i] = (uint8_t)i;
+	fd = open(fx->data, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, sizeof(bytes)), (ssize_t)sizeof(bytes));
+	assert_int_equal(close(fd), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+	assert_int_equal(system(cmd), 0);
+	free(fx);
+	return 0;
+}
+
+static struct rng_source *new_source(const char *path, const char *state_dir)
+{
+	struct rng_source *src = calloc(1, sizeof(*src));
+
+	assert_non_null(src);
+	rng_source_init(src, &rng_source_file_ops);
+	if (path)
+		assert_int_equal(src->ops->set_option(src, "path", path), 0);
+	if (state_dir)
+		assert_int_equal(src->ops->set_option(src, "state_dir", state_dir), 0);
+	return src;
+}
+
+static void free_source(struct rng_source *src)
+{
+	src->ops->close(src);
+	src->ops->destroy(src);
+	free(src);
+}
+
+static void test_probe_and_open_say_what_is_wrong(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng_source *src = new_source(NULL, NULL);
+	char missing[128];
+
+	assert_int_equal(src->ops->probe(src), -EINVAL);
+	assert_non_null(strstr(src->why, "no file given"));
+	assert_int_equal(src->ops->open(src), -EINVAL);
+	snprintf(missing, sizeof(missing), "%s/missing", fx->dir);
+	assert_int_equal(src->ops->set_option(src, "path", missing), 0);
+	assert_int_equal(src->ops->probe(src), -ENOENT);
+	assert_non_null(strstr(src->why, missing));
+	/* A directory is neither a file, a FIFO nor a device. */
+	assert_int_equal(src->ops->set_option(src, "path", fx->dir), 0);
+	assert_int_equal(src->ops->probe(src), -EINVAL);
+	assert_non_null(strstr(src->why, "not a regular file, FIFO or character device"));
+	assert_int_equal(src->ops->set_option(src, "path", ""), -EINVAL);
+	assert_int_equal(src->ops->set_option(src, "nonsense", "x"), -EINVAL);
+	free_source(src);
+}
+
+/* Read once: re-opens resume, the end is -ENODATA for good. */
+static void test_regular_file_is_read_once(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng_source *src = new_source(fx->data, NULL);
+	uint8_t buf[600];
+
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 600), 600);
+	assert_int_equal(buf[599], (uint8_t)599);
+	src->ops->close(src);
+	/* A SIGHUP or read error re-opens: the rest, not the start again. */
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 600), 400);
+	assert_int_equal(buf[0], (uint8_t)600);
+	assert_int_equal(src->ops->read(src, buf, 600), 0);
+	src->ops->close(src);
+	assert_int_equal(src->ops->open(src), -ENODATA);
+	assert_non_null(strstr(src->why, "never re-read"));
+	/* No state folder: nothing keeps the offset for the next run. */
+	assert_false(src->ops->may_credit(src));
+	free_source(src);
+}
+
+/* With a state folder the next run resumes, and an exhausted file stays so. */
+static void test_offset_kept_across_runs(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng_source *src = new_source(fx->data, fx->state);
+	uint8_t buf[1000];
+
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->ops->may_credit(src));
+	assert_int_equal(src->ops->read(src, buf, 300), 300);
+	free_source(src);
+
+	src = new_source(fx->data, fx->state);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->ops->may_credit(src));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 700);
+	assert_int_equal(buf[0], (uint8_t)300);
+	free_source(src);
+
+	src = new_source(fx->data, fx->state);
+	assert_int_equal(src->ops->open(src), -ENODATA);
+	assert_non_null(strstr(src->why, "by an earlier run"));
+	free_source(src);
+}
+
+/* An unusable state folder: the bytes are read but earn nothing. */
+static void test_no_kept_offset_no_credit(void **state)
+{
+	struct fixture *fx = *state;
+	char bad[128];
+	struct rng_source *src;
+	uint8_t buf[10];
+
+	/* Under a regular file: it cannot be created (ENOTDIR). */
+	snprintf(bad, sizeof(bad), "%s/state", fx->data);
+	src = new_source(fx->data, bad);
+	assert_true(src->ops->may_credit(src));
+	assert_int_equal(src->ops->open(src), 0);
+	assert_false(src->ops->may_credit(src));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	free_source(src);
+}
+
+/* The first open of a FIFO returns at once although nobody writes; a
+ * FIFO may earn credit (it is not re-read across runs). */
+static void test_fifo_first_open_never_blocks(void **state)
+{
+	struct fixture *fx = *state;
+	char fifo[128];
+	struct rng_source *src;
+	uint8_t buf[16];
+	int w;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", fx->dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	src = new_source(fifo, NULL);
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->ops->may_credit(src));
+	w = open(fifo, O_WRONLY | O_NONBLOCK);
+	assert_true(w >= 0);
+	assert_int_equal(write(w, "0123456789abcdef", 16), 16);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 16);
+	assert_memory_equal(buf, "0123456789abcdef", 16);
+	(void)close(w);
+	/* The writer left: end of data, for the loop to re-open with back-off. */
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+	free_source(src);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_probe_and_open_say_what_is_wrong, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_regular_file_is_read_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_offset_kept_across_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_kept_offset_no_credit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_first_open_never_blocks, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

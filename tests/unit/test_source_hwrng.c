@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The hwrng source (sources/hwrng.c) on stand-in character devices
+ * (/dev/zero, /dev/null): probe names what is wrong, -O device is checked,
+ * and the device fd outlives close() so that a re-open after the
+ * privilege drop (the path now unreadable) still reads the same device;
+ * destroy() really closes it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sources/source.h"
+
+extern const struct rng_source_ops rng_source_hwrng_ops;
+
+static int setup(void **state)
+{
+	struct rng_source *src = calloc(1, sizeof(*src));
+
+	assert_non_null(src);
+	rng_source_init(src, &rng_source_hwrng_ops);
+	*state = src;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct rng_source *src = *state;
+
+	src->ops->close(src);
+	src->ops->destroy(src);
+	free(src);
+	return 0;
+}
+
+static void test_probe_names_what_is_wrong(void **state)
+{
+	struct rng_source *src = *state;
+	char tmp[] = "/tmp/test_source_hwrng.XXXXXX";
+	int fd = mkstemp(tmp);
+
+	assert_true(fd >= 0);
+	assert_int_equal(src->ops->set_option(src, "device", "/nonexistent/hwrng"), 0);
+	assert_int_equal(src->ops->probe(src), -ENOENT);
+	assert_non_null(strstr(src->why, "no /nonexistent/hwrng"));
+	assert_int_equal(src->ops->open(src), -ENOENT);
+
+	assert_int_equal(src->ops->set_option(src, "device", tmp), 0);
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_non_null(strstr(src->why, "not a character device"));
+	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_int_equal(src->fd, -1);
+	(void)close(fd);
+	(void)unlink(tmp);
+
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_string_equal(src->why, "/dev/zero");
+}
+
+static void test_device_option_is_checked(void **state)
+{
+	struct rng_source *src = *state;
+	char longpath[300];
+
+	assert_int_equal(src->ops->set_option(src, "device", "dev/zero"), -EINVAL);
+	memset(longpath, 'a', sizeof(longpath) - 1);
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(src->ops->set_option(src, "device", longpath), -EINVAL);
+	assert_int_equal(src->ops->set_option(src, "path", "/dev/zero"), -EINVAL);
+}
+
+static void test_reads_the_device(void **state)
+{
+	struct rng_source *src = *state;
+	uint8_t buf[2500], zero[2500] = { 0 };
+
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->fd >= 0);
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	assert_memory_equal(buf, zero, sizeof(buf));
+	src->ops->close(src);
+	assert_int_equal(src->fd, -1);
+
+	/* End of data is 0, for the loop to close and re-open with back-off. */
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/null"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+}
+
+/* After -D the path is root-only: the fd from the first open still reads. */
+static void test_fd_outlives_close_until_destroy(void **state)
+{
+	struct rng_source *src = *state;
+	uint8_t buf[64];
+	int kept;
+
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	kept = src->fd;
+	src->ops->close(src);
+	assert_int_equal(src->fd, -1);
+	assert_true(fcntl(kept, F_GETFD) >= 0);
+
+	/* The path cannot be opened now (as after the drop): the kept fd. */
+	assert_int_equal(src->ops->set_option(src, "device", "/nonexistent/hwrng"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->fd, kept);
+	assert_non_null(strstr(src->why, "the fd kept from before"));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+
+	/* A path that opens again replaces the kept fd, closing the old one. */
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	src->ops->close(src);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->fd >= 0);
+	if (src->fd != kept)
+		assert_int_equal(fcntl(kept, F_GETFD), -1);
+	kept = src->fd;
+
+	src->ops->close(src);
+	src->ops->destroy(src);
+	assert_null(src->priv);
+	assert_int_equal(fcntl(kept, F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_probe_names_what_is_wrong, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_device_option_is_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reads_the_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_outlives_close_until_destroy, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
