@@ -16,10 +16,15 @@ HOST_PID= HOST_JOB= HOST_RUNS=0
 start_host() {
 	local src=$1
 	shift
+	start_host_with -r "$src" -O file:entropy_per_bit:1 "$@"
+}
+# start_host_with RNGD OPTIONS: rngd -f -c /dev/null -x all -o none serving
+# $SOCK, with the sources and options given.
+start_host_with() {
 	HOST_RUNS=$((HOST_RUNS + 1))
 	rm -f "$scratch/host.pid"
-	"$GUARD" -p "$scratch/host.pid" -- "$HOST_RNGD" -f -c /dev/null -x all -r "$src" \
-		-O file:entropy_per_bit:1 -o none --egd-socket "$SOCK" --egd-socket-mode 0600 "$@" \
+	"$GUARD" -p "$scratch/host.pid" -- "$HOST_RNGD" -f -c /dev/null -x all \
+		-o none --egd-socket "$SOCK" --egd-socket-mode 0600 "$@" \
 		2> "$scratch/host.$HOST_RUNS.log" &
 	HOST_JOB=$!
 	for _ in $(seq 100); do

@@ -30,4 +30,6 @@ EXTRA_DIST += tests/qemu/check-qemu tests/qemu/run-scenario tests/qemu/demo \
 	tests/qemu/scenarios/bad-backend.sh tests/qemu/scenarios/rate-limited.sh \
 	tests/qemu/scenarios/hot-unplug.sh tests/qemu/scenarios/throughput.sh \
 	tests/qemu/scenarios/tpm12.sh tests/qemu/scenarios/tpm20.sh \
-	tests/qemu/scenarios/dubious-irqs.sh tests/qemu/scenarios/virtio-throughput.sh
+	tests/qemu/scenarios/dubious-irqs.sh tests/qemu/scenarios/virtio-throughput.sh \
+	tests/qemu/scenarios/egd-credit.sh tests/qemu/guest/egd-credit.sh \
+	tests/integration/raw-egd-server.py
