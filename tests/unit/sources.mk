@@ -13,8 +13,9 @@ SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \
 SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c sources/sysstat.h rngd/credit.c \
 	sources/sysstat_parse.c sources/sysstat_parse.h sources/common.c
 SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c sources/tpm_tss.c sources/tpm_tss.h \
-	sources/common.c
-SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c
+	sources/common.c sources/dl.c sources/dl.h
+SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c \
+	sources/dl.c sources/dl.h
 
 EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
 	$(SOURCE_SYSSTAT_PARSE_TEST_FILES) $(SOURCE_SYSSTAT_TEST_FILES) \
