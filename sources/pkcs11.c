@@ -240,9 +240,6 @@ static int module_load(struct rng_source *src, struct pkcs11_state *st)
 
 	if (st->module)
 		return 0;
-	err = rng_dl_load(src, P11KIT_SONAME, &l->handle, syms, sizeof(syms) / sizeof(syms[0]));
-	if (err < 0)
-		return err;
 	/* A bare name is p11-kit's to find in its module folder; a path is checked here. */
 	if (strchr(st->module_path, '/')) {
 		if (stat(st->module_path, &sb) < 0)
@@ -250,6 +247,9 @@ static int module_load(struct rng_source *src, struct pkcs11_state *st)
 		if (!S_ISREG(sb.st_mode) || access(st->module_path, R_OK) < 0)
 			return rng_source_why(src, -ENODEV, "module %s: not a readable file", st->module_path);
 	}
+	err = rng_dl_load(src, P11KIT_SONAME, &l->handle, syms, sizeof(syms) / sizeof(syms[0]));
+	if (err < 0)
+		return err;
 	st->module = st->p11kit.module_load(st->module_path, 0);
 	if (!st->module)
 		return rng_source_why(src, -ENODEV, "module %s: cannot load: %s", st->module_path,

@@ -10,6 +10,10 @@ tests_integration_wait_ksink_CFLAGS = $(AM_CFLAGS) $(SYSTEMD_CFLAGS) -pthread
 tests_integration_wait_ksink_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) \
 	$(FIPS_LIBS) $(SYSTEMD_LIBS) -lm -lpthread
 
-WAIT_INTEGRATION_TESTS = tests/integration/wait-states.sh
+# idle-memory.sh measures rngd's VmHWM against this do-nothing C program's.
+check_PROGRAMS += tests/integration/idle-reference
+tests_integration_idle_reference_SOURCES = tests/integration/idle-reference.c
+
+WAIT_INTEGRATION_TESTS = tests/integration/wait-states.sh tests/integration/idle-memory.sh
 TESTS += $(WAIT_INTEGRATION_TESTS)
-EXTRA_DIST += $(WAIT_INTEGRATION_TESTS)
+EXTRA_DIST += $(WAIT_INTEGRATION_TESTS) tests/integration/mem-lib.sh

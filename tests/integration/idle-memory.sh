@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Resident memory of idle rngd (issue 19): every default source, the kernel
+# sink (/dev/null: a character device, so rngd takes the kernel sink; the
+# top-up interval is beyond the run, so nothing is ever added, and guard.sh
+# covers /dev/random anyway). Measured with tests/integration/mem-lib.sh:
+#  - VmHWM must stay at or below IDLE_VMHWM_MAX_KB (see below why it is
+#    not yet issue 19's 2048 kB), printed beside the VmHWM of a do-nothing
+#    C program measured in the same run (tests/integration/idle-reference),
+#    the floor any libc program pays here;
+#  - no TPM, PKCS#11, libcrypto or libsystemd library may be mapped when
+#    no such source runs (they are dlopen()ed by their source);
+#  - and, as the control that the check sees a loaded library: with the
+#    TPM 1.2 source named and something listening where tcsd would be,
+#    libtspi is mapped.
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+. "$top_srcdir/tests/integration/mem-lib.sh"
+skip_unless_guard
+
+# Measured on Debian 12 (glibc 2.36), x86_64, every default source: 3.6-3.8 MB
+# (file-backed pages vary with what is in the page cache),
+# of which libc 1.6 MB, libgcrypt + libgpg-error 0.87 MB (SHA-512 for the
+# sysstat source and EGD condensing), libm 0.46 MB (fips/sp800_90b.c's
+# cut-off maths), ld.so 0.2 MB, rngd 0.23 MB, anonymous 0.36 MB. The bound
+# is that plus a margin; issue 19's goal is 2048 kB.
+MAX_KB=${IDLE_VMHWM_MAX_KB:-4096}
+grep -q '^#define HAVE_LIBTSPI 1' "$top_builddir/config.h" && HAVE_TSPI=1 || HAVE_TSPI=0
+
+start_rngd -o /dev/null --topup-interval=86400
+wait_log "kernel sink"
+# Every source is probed and opened before the readers start; let them
+# run a moment so the peak includes their first reads.
+wait_log "file: not used|file: opened"
+sleep 2
+kill -0 "$RNGD_PID" 2>/dev/null || fail "rngd died"
+hwm=$(mem_field "$RNGD_PID" VmHWM)
+anon=$(mem_field "$RNGD_PID" RssAnon)
+file=$(mem_field "$RNGD_PID" RssFile)
+libs=$(mem_optional_libs "$RNGD_PID")
+echo "idle rngd, every default source: VmHWM $hwm kB (now: anon $anon kB, file $file kB); bound $MAX_KB kB"
+echo "largest mappings (kB):"
+mem_mappings "$RNGD_PID" 8 | sed 's/^/  /'
+stop_rngd TERM
+ref=$(mem_reference_hwm)
+awk -v h="$hwm" -v r="$ref" 'BEGIN { printf "a do-nothing C program: VmHWM %d kB here; rngd is %.2fx that\n", r, h / r }'
+[ -z "$libs" ] || fail "optional libraries mapped while no TPM/PKCS#11 source runs: $(echo $libs)"
+[ "$hwm" -le "$MAX_KB" ] || fail "VmHWM $hwm kB above $MAX_KB kB"
+
+if [ "$HAVE_TSPI" = 1 ] && command -v python3 > /dev/null; then
+	# A stand-in "tcsd" that accepts and hangs up: enough for the source to
+	# load libtspi, whose request then fails; named with -n, the source is
+	# kept (retried), so the library stays loaded.
+	python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept(); c.close()
+' > "$T/port" &
+	LISTENER=$!
+	trap 'kill "$LISTENER" 2>/dev/null; cleanup' EXIT
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	port=$(cat "$T/port")
+	start_rngd -o /dev/null --topup-interval=86400 -x all -n tpm -O tpm:port:"$port" -O tpm:reconnect_timeout:0
+	wait_log "tpm: (cannot|opened|not used)"
+	libs=$(mem_optional_libs "$RNGD_PID")
+	stop_rngd TERM
+	kill "$LISTENER"; wait "$LISTENER" 2>/dev/null
+	echo "$libs" | grep -q libtspi || fail "control: libtspi not mapped although the TPM 1.2 source ran (mapped: $(echo $libs))"
+	echo "control: TPM 1.2 source named, tcsd stand-in listening: $(echo $libs) mapped"
+fi
+exit 0
