@@ -51,7 +51,7 @@ MEM_OPTIONAL_LIBS='libtspi\.so|libtss2-|libp11-kit\.so|libcrypto\.so|libsystemd\
 
 # mem_optional_libs PID: the optional libraries mapped, one per line.
 mem_optional_libs() {
-	awk '{ print $6 }' "/proc/$1/maps" | grep -E "$MEM_OPTIONAL_LIBS" | sort -u
+	awk '{ print $6 }' "/proc/$1/maps" | { grep -E "$MEM_OPTIONAL_LIBS" || true; } | sort -u
 }
 
 # mem_reference_hwm: VmHWM of tests/integration/idle-reference, a C
