@@ -32,10 +32,8 @@ else
 EXTRA_DIST += sources/tpm2.c
 endif
 
-if HAVE_LIBGCRYPT
+if RNGD_SYSSTAT
 sources_libsources_a_SOURCES += sources/sysstat.h sources/sysstat.c
-sources_libsources_a_CPPFLAGS += $(GCRYPT_CFLAGS)
-SOURCES_LIBS += $(GCRYPT_LIBS)
 else
 EXTRA_DIST += sources/sysstat.h sources/sysstat.c
 endif

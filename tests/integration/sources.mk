@@ -13,7 +13,7 @@ SOURCE_INTEGRATION_TESTS += \
 	tests/integration/source-rdrand.sh \
 	tests/integration/source-padlock.sh
 endif
-if HAVE_LIBGCRYPT
+if RNGD_SYSSTAT
 SOURCE_INTEGRATION_TESTS += tests/integration/source-sysstat.sh
 endif
 if HAVE_LIBTSPI
