@@ -20,7 +20,8 @@ EGD_PROTO_TEST_FILES = tests/unit/test_egd_proto.c rngd/egd_proto.c rngd/egd_pro
 EGD_SERVER_TEST_FILES = tests/unit/test_egd_server.c rngd/egd_server.c rngd/egd_server.h \
 	rngd/egd_proto.c rngd/egd_reserve.c rngd/log.c rngd/log.h
 EGD_SHARE_TEST_FILES = tests/unit/test_egd_share.c rngd/egd_share.c rngd/egd_share.h \
-	rngd/egd_reserve.c rngd/egd_reserve.h rngd/egd_condense.c rngd/egd_condense.h
+	rngd/egd_reserve.c rngd/egd_reserve.h rngd/egd_condense.c rngd/egd_condense.h \
+	sources/sha512.c sources/sha512.h
 EGD_FUZZ_FILES = tests/unit/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h
 
@@ -41,8 +42,8 @@ tests_unit_test_egd_server_LDADD = $(EGD_TEST_LIBS)
 # The socket permission race: an attacker's symlink swapped in after bind().
 tests_unit_test_egd_server_LDFLAGS = -Wl,--wrap=bind
 tests_unit_test_egd_share_SOURCES = $(EGD_SHARE_TEST_FILES)
-tests_unit_test_egd_share_CFLAGS = $(EGD_TEST_CFLAGS) $(GCRYPT_CFLAGS)
-tests_unit_test_egd_share_LDADD = $(EGD_TEST_LIBS) $(GCRYPT_LIBS)
+tests_unit_test_egd_share_CFLAGS = $(EGD_TEST_CFLAGS)
+tests_unit_test_egd_share_LDADD = $(EGD_TEST_LIBS)
 
 if HAVE_ASAN
 EGD_UNIT_TESTS_ASAN = tests/unit/test_egd_reserve_asan tests/unit/test_egd_proto_asan \
@@ -62,9 +63,9 @@ tests_unit_test_egd_server_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
 tests_unit_test_egd_server_asan_LDFLAGS = $(EGD_SANITIZE) -Wl,--wrap=bind
 tests_unit_test_egd_server_asan_LDADD = $(EGD_TEST_LIBS)
 tests_unit_test_egd_share_asan_SOURCES = $(EGD_SHARE_TEST_FILES)
-tests_unit_test_egd_share_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(GCRYPT_CFLAGS) $(EGD_SANITIZE)
+tests_unit_test_egd_share_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
 tests_unit_test_egd_share_asan_LDFLAGS = $(EGD_SANITIZE)
-tests_unit_test_egd_share_asan_LDADD = $(EGD_TEST_LIBS) $(GCRYPT_LIBS)
+tests_unit_test_egd_share_asan_LDADD = $(EGD_TEST_LIBS)
 endif
 endif
 

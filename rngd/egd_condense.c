@@ -5,52 +5,31 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
-#ifdef HAVE_LIBGCRYPT
-#include <gcrypt.h>
-#endif
-
 #include "rngd/egd_condense.h"
-
-#ifdef HAVE_LIBGCRYPT
-static int gcrypt_ready(void)
-{
-	if (gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P))
-		return 0;
-	if (!gcry_check_version(GCRYPT_VERSION))
-		return -ENOTSUP;
-	/* Secure memory needs mlock rights rngd does not keep; state is wiped instead. */
-	(void)gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-	(void)gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-	return 0;
-}
-#endif
+#include "sources/sha512.h"
 
 int egd_condenser_init(struct egd_condenser *c)
 {
-	memset(c, 0, sizeof(*c));
-#ifdef HAVE_LIBGCRYPT
-	gcry_md_hd_t md;
-	int r = gcrypt_ready();
+	struct sha512 *md;
 
-	if (r < 0)
-		return r;
-	if (gcry_md_open(&md, GCRY_MD_SHA512, 0) != 0)
+	memset(c, 0, sizeof(*c));
+	md = malloc(sizeof(*md));
+	if (!md)
 		return -ENOMEM;
+	sha512_init(md);
 	c->md = md;
 	return 0;
-#else
-	return -ENOTSUP;
-#endif
 }
 
 void egd_condenser_destroy(struct egd_condenser *c)
 {
-#ifdef HAVE_LIBGCRYPT
-	if (c->md)
-		gcry_md_close(c->md);   /* wipes the state it frees */
-#endif
+	if (c->md) {
+		explicit_bzero(c->md, sizeof(struct sha512));
+		free(c->md);
+	}
 	memset(c, 0, sizeof(*c));
 }
 
@@ -59,13 +38,11 @@ bool egd_condenser_hashes(const struct egd_condenser *c)
 	return c->md != NULL;
 }
 
-#ifdef HAVE_LIBGCRYPT
 /* Credit of the first @n of @len bytes worth @credit bits, rounded down. */
 static unsigned int credit_of(unsigned int credit, size_t len, size_t n)
 {
 	return (unsigned int)((uint64_t)credit * n / len);
 }
-#endif
 
 size_t egd_condense(struct egd_condenser *c, const uint8_t *buf, size_t len, unsigned int credit_bits,
 		    void (*emit)(void *ctx, const uint8_t *out, size_t n), void *ctx)
@@ -81,7 +58,6 @@ size_t egd_condense(struct egd_condenser *c, const uint8_t *buf, size_t len, uns
 		emit(ctx, buf, len);
 		return 0;
 	}
-#ifdef HAVE_LIBGCRYPT
 	if (!c->md)
 		return len;
 	while (len > 0) {
@@ -98,7 +74,7 @@ size_t egd_condense(struct egd_condenser *c, const uint8_t *buf, size_t len, uns
 				n++;
 			got = credit_of(credit_bits, len, n);
 		}
-		gcry_md_write(c->md, buf, n);
+		sha512_update(c->md, buf, n);
 		c->absorbed_any = true;
 		c->absorbed_bits += got;
 		c->bits_in += got;
@@ -108,8 +84,7 @@ size_t egd_condense(struct egd_condenser *c, const uint8_t *buf, size_t len, uns
 		if (c->absorbed_bits >= EGD_CONDENSE_IN_BITS) {
 			uint8_t out[EGD_CONDENSE_OUT_BYTES];
 
-			memcpy(out, gcry_md_read(c->md, GCRY_MD_SHA512), sizeof(out));
-			gcry_md_reset(c->md);
+			sha512_final(c->md, out);
 			c->absorbed_bits = 0;
 			c->absorbed_any = false;
 			c->bytes_out += sizeof(out);
@@ -118,9 +93,4 @@ size_t egd_condense(struct egd_condenser *c, const uint8_t *buf, size_t len, uns
 		}
 	}
 	return 0;
-#else
-	(void)emit;
-	(void)ctx;
-	return len;
-#endif
 }

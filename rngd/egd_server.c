@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "rngd/egd_server.h"
+#include "rngd/thread_stack.h"
 
 #define WHO "egd"
 
@@ -718,7 +719,7 @@ static void *server_main(void *arg)
 
 int egd_server_start(struct egd_server *s)
 {
-	int r = pthread_create(&s->thread, NULL, server_main, s);
+	int r = rngd_thread_start(&s->thread, server_main, s);
 
 	if (r != 0) {
 		rngd_log(s->log, LOG_ERR, WHO, "cannot start the server thread: %s", strerror(r));

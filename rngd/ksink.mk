@@ -9,8 +9,8 @@ RNGD_KSINK_SOURCES = \
 	rngd/hwrng_quality.c rngd/hwrng_quality.h \
 	rngd/privs.c rngd/privs.h \
 	rngd/notify.c rngd/notify.h
-RNGD_KSINK_CFLAGS = $(CAP_CFLAGS) $(SYSTEMD_CFLAGS)
-RNGD_KSINK_LIBS = $(CAP_LIBS) $(SYSTEMD_LIBS)
+RNGD_KSINK_CFLAGS = $(CAP_CFLAGS)
+RNGD_KSINK_LIBS = $(CAP_LIBS)
 
 # ---- systemd unit and user ----------------------------------------------
 systemdsystemunit_DATA = rngd/rngd.service
@@ -50,8 +50,8 @@ tests_unit_test_ksink_privs_SOURCES = $(KSINK_PRIVS_TEST_FILES)
 tests_unit_test_ksink_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(CAP_CFLAGS)
 tests_unit_test_ksink_privs_LDADD = $(CMOCKA_LIBS) $(CAP_LIBS)
 tests_unit_test_ksink_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
-tests_unit_test_ksink_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SYSTEMD_CFLAGS)
-tests_unit_test_ksink_notify_LDADD = $(CMOCKA_LIBS) $(SYSTEMD_LIBS)
+tests_unit_test_ksink_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ksink_notify_LDADD = $(CMOCKA_LIBS)
 
 if HAVE_ASAN
 KSINK_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -34,6 +34,7 @@
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
 #include "rngd/notify.h"
+#include "rngd/thread_stack.h"
 
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u
@@ -902,7 +903,7 @@ static int start_threads(struct rngd_loop *l)
 
 		if (!s->enabled)
 			continue;
-		r = pthread_create(&s->thread, NULL, reader_main, s);
+		r = rngd_thread_start(&s->thread, reader_main, s);
 		if (r != 0) {
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
 			return -r;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rngd/startup_watch.h"
+#include "rngd/thread_stack.h"
 
 void rngd_startup_watch_init(struct rngd_startup_watch *w, rngd_startup_stop_fn on_stop, void *ctx)
 {
@@ -69,7 +70,7 @@ int rngd_startup_watch_start(struct rngd_startup_watch *w)
 		w->signal_fd = -1;
 		return r;
 	}
-	r = pthread_create(&w->thread, NULL, watch_main, w);
+	r = rngd_thread_start(&w->thread, watch_main, w);
 	if (r != 0) {
 		(void)close(w->signal_fd);
 		(void)close(w->stop_fd);

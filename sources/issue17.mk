@@ -17,7 +17,7 @@ endif
 if HAVE_P11KIT
 sources_libsources_a_SOURCES += sources/pkcs11.h sources/pkcs11.c
 sources_libsources_a_CPPFLAGS += $(P11KIT_CFLAGS)
-SOURCES_LIBS += $(P11KIT_LIBS)
+# p11-kit is dlopen()ed by the source: nothing to link.
 else
 EXTRA_DIST += sources/pkcs11.h sources/pkcs11.c
 endif

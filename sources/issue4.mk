@@ -17,8 +17,9 @@ endif
 sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS)
 
 if HAVE_LIBTSPI
+# libtspi is dlopen()ed by the source (sources/dl.h): only its headers are
+# needed here, and TSPI_LIBS only by the unit test that calls it directly.
 sources_libsources_a_SOURCES += sources/tpm_tss.h sources/tpm_tss.c
-SOURCES_LIBS += $(TSPI_LIBS)
 else
 EXTRA_DIST += sources/tpm_tss.h sources/tpm_tss.c
 endif
@@ -26,15 +27,13 @@ endif
 if HAVE_TSS2_ESYS
 sources_libsources_a_SOURCES += sources/tpm2.c
 sources_libsources_a_CPPFLAGS += $(TSS2_CFLAGS)
-SOURCES_LIBS += $(TSS2_LIBS)
+# tss2 is dlopen()ed by the source: nothing to link.
 else
 EXTRA_DIST += sources/tpm2.c
 endif
 
-if HAVE_LIBGCRYPT
+if RNGD_SYSSTAT
 sources_libsources_a_SOURCES += sources/sysstat.h sources/sysstat.c
-sources_libsources_a_CPPFLAGS += $(GCRYPT_CFLAGS)
-SOURCES_LIBS += $(GCRYPT_LIBS)
 else
 EXTRA_DIST += sources/sysstat.h sources/sysstat.c
 endif

@@ -8,6 +8,8 @@ sources_libsources_a_SOURCES = \
 	sources/source.h \
 	sources/registry.c \
 	sources/common.c \
+	sources/dl.c sources/dl.h \
+	sources/sha512.c sources/sha512.h \
 	sources/hwrng.c \
 	sources/file.c sources/file_offset.c sources/file_offset.h
 SOURCES_LIBS =

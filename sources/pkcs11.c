@@ -37,8 +37,24 @@
 #include <p11-kit/p11-kit.h>
 #include <p11-kit/pkcs11.h>
 
+#include "sources/dl.h"
 #include "sources/pkcs11.h"
 #include "sources/source.h"
+
+#define P11KIT_SONAME "libp11-kit.so.0"
+
+/*
+ * p11-kit's calls, dlopen()ed when a module is configured and first loaded
+ * (sources/dl.h): the unconfigured default maps nothing of p11-kit.
+ */
+struct p11kit_lib {
+	void *handle;
+	CK_FUNCTION_LIST *(*module_load)(const char *path, int flags);
+	CK_RV (*module_initialize)(CK_FUNCTION_LIST *module);
+	CK_RV (*module_finalize)(CK_FUNCTION_LIST *module);
+	void (*module_release)(CK_FUNCTION_LIST *module);
+	const char *(*message)(void);
+};
 
 /* ---- 1. CKR names and the PIN file --------------------------------------- */
 
@@ -123,6 +139,7 @@ struct pkcs11_state {
 	char pin_file[PATH_MAX];       /* empty: no login */
 	size_t chunk;
 
+	struct p11kit_lib p11kit;
 	CK_FUNCTION_LIST *module;      /* loaded and C_Initialize'd, or NULL */
 	CK_SESSION_HANDLE session;
 	int have_session;
@@ -202,15 +219,24 @@ static void module_unload(struct pkcs11_state *st)
 {
 	if (!st->module)
 		return;
-	(void)p11_kit_module_finalize(st->module);
-	p11_kit_module_release(st->module);
+	(void)st->p11kit.module_finalize(st->module);
+	st->p11kit.module_release(st->module);
 	st->module = NULL;
 }
 
 static int module_load(struct rng_source *src, struct pkcs11_state *st)
 {
+	struct p11kit_lib *l = &st->p11kit;
+	const struct rng_dl_sym syms[] = {
+		RNG_DL_SYM(l, module_load, p11_kit_module_load),
+		RNG_DL_SYM(l, module_initialize, p11_kit_module_initialize),
+		RNG_DL_SYM(l, module_finalize, p11_kit_module_finalize),
+		RNG_DL_SYM(l, module_release, p11_kit_module_release),
+		RNG_DL_SYM(l, message, p11_kit_message),
+	};
 	struct stat sb;
 	CK_RV rv;
+	int err;
 
 	if (st->module)
 		return 0;
@@ -221,13 +247,16 @@ static int module_load(struct rng_source *src, struct pkcs11_state *st)
 		if (!S_ISREG(sb.st_mode) || access(st->module_path, R_OK) < 0)
 			return rng_source_why(src, -ENODEV, "module %s: not a readable file", st->module_path);
 	}
-	st->module = p11_kit_module_load(st->module_path, 0);
+	err = rng_dl_load(src, P11KIT_SONAME, &l->handle, syms, sizeof(syms) / sizeof(syms[0]));
+	if (err < 0)
+		return err;
+	st->module = st->p11kit.module_load(st->module_path, 0);
 	if (!st->module)
 		return rng_source_why(src, -ENODEV, "module %s: cannot load: %s", st->module_path,
-				      p11_kit_message() ? p11_kit_message() : "unknown error");
-	rv = p11_kit_module_initialize(st->module);
+				      st->p11kit.message() ? st->p11kit.message() : "unknown error");
+	rv = st->p11kit.module_initialize(st->module);
 	if (rv != CKR_OK) {
-		p11_kit_module_release(st->module);
+		st->p11kit.module_release(st->module);
 		st->module = NULL;
 		return rv_fail(src, -ENODEV, "C_Initialize", rv, "");
 	}
@@ -459,6 +488,7 @@ static void pkcs11_destroy(struct rng_source *src)
 		return;
 	session_close(st);
 	module_unload(st);
+	rng_dl_unload(&st->p11kit.handle);
 	free(st);
 	src->priv = NULL;
 }

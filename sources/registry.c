@@ -31,7 +31,7 @@ const struct rng_source_ops *const rng_source_registry[] = {
 #ifdef RNGD_CPU_POWER
 	&rng_source_darn_ops,
 #endif
-#ifdef HAVE_LIBGCRYPT
+#ifdef RNGD_SYSSTAT
 	&rng_source_sysstat_ops,
 #endif
 #ifdef HAVE_P11KIT

@@ -131,7 +131,7 @@ extern const struct rng_source_ops rng_source_padlock_ops;  /* sources/padlock.c
 extern const struct rng_source_ops rng_source_rdrand_ops;   /* sources/rdrand.c */
 extern const struct rng_source_ops rng_source_tpm_ops;      /* sources/tpm_tss.c, HAVE_LIBTSPI */
 extern const struct rng_source_ops rng_source_tpm2_ops;     /* sources/tpm2.c, HAVE_TSS2_ESYS */
-extern const struct rng_source_ops rng_source_sysstat_ops;  /* sources/sysstat.c, HAVE_LIBGCRYPT */
+extern const struct rng_source_ops rng_source_sysstat_ops;  /* sources/sysstat.c, RNGD_SYSSTAT */
 /* Issue 17's. */
 extern const struct rng_source_ops rng_source_rndr_ops;     /* sources/rndr.c, arm64 */
 extern const struct rng_source_ops rng_source_darn_ops;     /* sources/darn.c, 64-bit POWER */

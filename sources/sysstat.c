@@ -5,8 +5,8 @@
  * Samples counters an outside observer cannot read exactly at the same
  * instant (interrupts per CPU, scheduler and VM statistics, disk and
  * network counters, hwmon temperatures and fans) and the nanosecond
- * timestamps of the sampling itself, and hashes them with SHA-512 from
- * libgcrypt, chaining the previous state in. Output blocks are a second,
+ * timestamps of the sampling itself, and hashes them with SHA-512
+ * (sources/sha512.c), chaining the previous state in. Output blocks are a second,
  * domain-separated hash of the state, so the output never reveals the
  * chain.
  *
@@ -26,8 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <gcrypt.h>
-
+#include "sources/sha512.h"
 #include "sources/source.h"
 #include "sources/sysstat.h"
 #include "sources/sysstat_parse.h"
@@ -54,7 +53,7 @@ static const char *const hwmon_patterns[] = {
 };
 
 enum {
-	DIGEST_LEN = 64,                /* SHA-512 */
+	DIGEST_LEN = SHA512_DIGEST_LEN,
 	FILE_MAX = 1 << 20,             /* no statistics file is larger on sane machines */
 	VALUES_MAX = 1 << 16,
 	HWMON_MAX = 64,
@@ -65,7 +64,7 @@ struct sysstat_state {
 	char *paths[N_PROC_FILES + HWMON_MAX];
 	parse_fn parsers[N_PROC_FILES + HWMON_MAX];
 	size_t n_paths;
-	gcry_md_hd_t md;
+	struct sha512 md;
 	unsigned char chain[DIGEST_LEN];
 	uint64_t samples;
 	char *text;
@@ -213,12 +212,12 @@ static ssize_t slurp(struct sysstat_state *st, const char *path)
 	return (ssize_t)len;
 }
 
-static void hash_u64(gcry_md_hd_t md, uint64_t v)
+static void hash_u64(struct sha512 *md, uint64_t v)
 {
-	gcry_md_write(md, &v, sizeof(v));
+	sha512_update(md, &v, sizeof(v));
 }
 
-static void hash_time(gcry_md_hd_t md, clockid_t clock)
+static void hash_time(struct sha512 *md, clockid_t clock)
 {
 	struct timespec ts;
 
@@ -230,12 +229,12 @@ static void hash_time(gcry_md_hd_t md, clockid_t clock)
 /* Folds one sample of every file into the chain. Returns files read. */
 static size_t sample(struct sysstat_state *st)
 {
-	gcry_md_hd_t md = st->md;
+	struct sha512 *md = &st->md;
 	size_t files_read = 0;
 
-	gcry_md_reset(md);
-	gcry_md_putc(md, 'S');
-	gcry_md_write(md, st->chain, sizeof(st->chain));
+	sha512_init(md);
+	sha512_update(md, "S", 1);
+	sha512_update(md, st->chain, sizeof(st->chain));
 	hash_u64(md, st->samples++);
 	hash_time(md, CLOCK_REALTIME);
 	for (size_t i = 0; i < st->n_paths; i++) {
@@ -260,28 +259,16 @@ static size_t sample(struct sysstat_state *st)
 		}
 		files_read++;
 		hash_u64(md, st->vals.n);
-		gcry_md_write(md, st->vals.v, st->vals.n * sizeof(st->vals.v[0]));
+		sha512_update(md, st->vals.v, st->vals.n * sizeof(st->vals.v[0]));
 		st->stats.values += st->vals.n;
 	}
 	hash_time(md, CLOCK_MONOTONIC_RAW);
-	memcpy(st->chain, gcry_md_read(md, GCRY_MD_SHA512), sizeof(st->chain));
+	sha512_final(md, st->chain);
 	st->stats.samples++;
 	return files_read;
 }
 
 /* ---- 4. The source ------------------------------------------------------- */
-
-static int gcrypt_ready(void)
-{
-	if (gcry_control(GCRYCTL_INITIALIZATION_FINISHED_P))
-		return 0;
-	if (!gcry_check_version(GCRYPT_VERSION))
-		return -ENOTSUP;
-	/* Secure memory needs mlock rights rngd does not keep; state is wiped instead. */
-	(void)gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
-	(void)gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-	return 0;
-}
 
 static int sysstat_probe(struct rng_source *src)
 {
@@ -298,9 +285,7 @@ static int sysstat_probe(struct rng_source *src)
 /* Frees what open() acquired; the options stay for a later open(). */
 static void release_open(struct sysstat_state *st)
 {
-	if (st->md)
-		gcry_md_close(st->md);
-	st->md = NULL;
+	explicit_bzero(&st->md, sizeof(st->md));
 	for (size_t i = 0; i < st->n_paths; i++)
 		free(st->paths[i]);
 	st->n_paths = 0;
@@ -345,11 +330,7 @@ static int sysstat_open(struct rng_source *src)
 	err = sysstat_probe(src);
 	if (err < 0)
 		return err;
-	if (gcrypt_ready() < 0)
-		return rng_source_why(src, -ENOTSUP, "libgcrypt older than the %s it was built with",
-				      GCRYPT_VERSION);
-	if (gcry_md_open(&st->md, GCRY_MD_SHA512, 0) != 0)
-		return open_failed(src, -ENOTSUP, "libgcrypt has no SHA-512");
+	sha512_init(&st->md);
 	st->vals.v = calloc(VALUES_MAX, sizeof(st->vals.v[0]));
 	st->vals.cap = st->vals.v ? VALUES_MAX : 0;
 	if (!st->vals.v || find_files(st) < 0)
@@ -372,10 +353,14 @@ static ssize_t sysstat_read(struct rng_source *src, void *buf, size_t len)
 		size_t n = len - done < DIGEST_LEN ? len - done : DIGEST_LEN;
 
 		(void)sample(st);
-		gcry_md_reset(st->md);
-		gcry_md_putc(st->md, 'O');
-		gcry_md_write(st->md, st->chain, sizeof(st->chain));
-		memcpy(out + done, gcry_md_read(st->md, GCRY_MD_SHA512), n);
+		uint8_t digest[DIGEST_LEN];
+
+		sha512_init(&st->md);
+		sha512_update(&st->md, "O", 1);
+		sha512_update(&st->md, st->chain, sizeof(st->chain));
+		sha512_final(&st->md, digest);
+		memcpy(out + done, digest, n);
+		explicit_bzero(digest, sizeof(digest));
 		done += n;
 	}
 	return (ssize_t)done;

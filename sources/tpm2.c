@@ -26,6 +26,7 @@
 #include <tss2/tss2_rc.h>
 #include <tss2/tss2_tctildr.h>
 
+#include "sources/dl.h"
 #include "sources/source.h"
 
 #define TPM2_DEFAULT_DEVICE "/dev/tpmrm0"
@@ -33,9 +34,31 @@
 #define TPM2_ASK_BYTES 64               /* sizeof(TPMU_HA): the most one answer holds */
 #define TPM2_BUSY_RETRIES 10            /* TPM2_RC_RETRY/YIELDED/TESTING in a row */
 #define TPM2_ENTROPY_PER_BIT 0.5
+#define TPM2_ESYS_SONAME "libtss2-esys.so.0"
+#define TPM2_TCTILDR_SONAME "libtss2-tctildr.so.0"
+#define TPM2_RC_SONAME "libtss2-rc.so.0"
+
+/*
+ * The tss2 calls, dlopen()ed by the first probe or open that gets past
+ * the device check (sources/dl.h): a machine without a TPM 2.0 never maps
+ * tss2 nor the libcrypto it pulls in.
+ */
+struct tpm2_lib {
+	void *esys_handle, *tctildr_handle, *rc_handle;
+	TSS2_RC (*tctildr_initialize)(const char *conf, TSS2_TCTI_CONTEXT **ctx);
+	void (*tctildr_finalize)(TSS2_TCTI_CONTEXT **ctx);
+	TSS2_RC (*esys_initialize)(ESYS_CONTEXT **esys, TSS2_TCTI_CONTEXT *tcti, TSS2_ABI_VERSION *abi);
+	void (*esys_finalize)(ESYS_CONTEXT **esys);
+	TSS2_RC (*esys_get_random)(ESYS_CONTEXT *esys, ESYS_TR s1, ESYS_TR s2, ESYS_TR s3,
+				   UINT16 bytes, TPM2B_DIGEST **random);
+	void (*esys_free)(void *ptr);
+	const char *(*rc_decode)(TSS2_RC rc);
+	bool loaded;
+};
 
 struct tpm2_state {
 	char tcti[512];
+	struct tpm2_lib lib;
 	TSS2_TCTI_CONTEXT *tcti_ctx;
 	ESYS_CONTEXT *esys;
 	bool open;
@@ -73,12 +96,50 @@ static int tpm2_set_option(struct rng_source *src, const char *key, const char *
 	return 0;
 }
 
+/* Load the three tss2 libraries once; 0, or -ENODEV naming the missing one. */
+static int lib_ready(struct rng_source *src, struct tpm2_lib *l)
+{
+	const struct rng_dl_sym tctildr[] = {
+		RNG_DL_SYM(l, tctildr_initialize, Tss2_TctiLdr_Initialize),
+		RNG_DL_SYM(l, tctildr_finalize, Tss2_TctiLdr_Finalize),
+	};
+	const struct rng_dl_sym esys[] = {
+		RNG_DL_SYM(l, esys_initialize, Esys_Initialize),
+		RNG_DL_SYM(l, esys_finalize, Esys_Finalize),
+		RNG_DL_SYM(l, esys_get_random, Esys_GetRandom),
+		RNG_DL_SYM(l, esys_free, Esys_Free),
+	};
+	const struct rng_dl_sym rc[] = {
+		RNG_DL_SYM(l, rc_decode, Tss2_RC_Decode),
+	};
+	int err;
+
+	if (l->loaded)
+		return 0;
+	err = rng_dl_load(src, TPM2_TCTILDR_SONAME, &l->tctildr_handle, tctildr,
+			  sizeof(tctildr) / sizeof(tctildr[0]));
+	if (err == 0)
+		err = rng_dl_load(src, TPM2_ESYS_SONAME, &l->esys_handle, esys, sizeof(esys) / sizeof(esys[0]));
+	if (err == 0)
+		err = rng_dl_load(src, TPM2_RC_SONAME, &l->rc_handle, rc, sizeof(rc) / sizeof(rc[0]));
+	l->loaded = err == 0;
+	return err;
+}
+
+static void lib_unload(struct tpm2_lib *l)
+{
+	rng_dl_unload(&l->rc_handle);
+	rng_dl_unload(&l->esys_handle);
+	rng_dl_unload(&l->tctildr_handle);
+	l->loaded = false;
+}
+
 static void disconnect(struct tpm2_state *st)
 {
 	if (st->esys)
-		Esys_Finalize(&st->esys);
+		st->lib.esys_finalize(&st->esys);
 	if (st->tcti_ctx)
-		Tss2_TctiLdr_Finalize(&st->tcti_ctx);
+		st->lib.tctildr_finalize(&st->tcti_ctx);
 	st->esys = NULL;
 	st->tcti_ctx = NULL;
 }
@@ -88,12 +149,12 @@ static TSS2_RC connect_tpm(struct tpm2_state *st)
 	TSS2_RC rc;
 
 	disconnect(st);
-	rc = Tss2_TctiLdr_Initialize(st->tcti, &st->tcti_ctx);
+	rc = st->lib.tctildr_initialize(st->tcti, &st->tcti_ctx);
 	if (rc != TSS2_RC_SUCCESS) {
 		st->tcti_ctx = NULL;
 		return rc;
 	}
-	rc = Esys_Initialize(&st->esys, st->tcti_ctx, NULL);
+	rc = st->lib.esys_initialize(&st->esys, st->tcti_ctx, NULL);
 	if (rc != TSS2_RC_SUCCESS) {
 		st->esys = NULL;
 		disconnect(st);
@@ -122,7 +183,7 @@ static size_t get_random(struct tpm2_state *st, unsigned char *out, size_t len, 
 	int busy = 0;
 
 	do {
-		*rc = Esys_GetRandom(st->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+		*rc = st->lib.esys_get_random(st->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
 				     (UINT16)(len < TPM2_ASK_BYTES ? len : TPM2_ASK_BYTES), &random);
 	} while (is_busy(*rc) && ++busy < TPM2_BUSY_RETRIES);
 	if (*rc != TSS2_RC_SUCCESS || !random)
@@ -130,7 +191,7 @@ static size_t get_random(struct tpm2_state *st, unsigned char *out, size_t len, 
 	n = random->size < len ? random->size : len;
 	memcpy(out, random->buffer, n);
 	explicit_bzero(random->buffer, sizeof(random->buffer));
-	Esys_Free(random);
+	st->lib.esys_free(random);
 	return n;
 }
 
@@ -157,13 +218,17 @@ static int tpm2_probe(struct rng_source *src)
 		 access(TPM2_DEFAULT_DEVICE, R_OK | W_OK) != 0)
 		err = rng_source_why(src, -EACCES, "%s exists but needs root or the tss group",
 				     TPM2_DEFAULT_DEVICE);
+	else if ((err = lib_ready(src, &st->lib)) < 0)
+		;
 	else if ((rc = connect_tpm(st)) != TSS2_RC_SUCCESS)
-		err = rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, Tss2_RC_Decode(rc));
+		err = rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, st->lib.rc_decode(rc));
 	else if (get_random(st, &byte, 1, &rc) == 0)
 		err = rng_source_why(src, -EIO, "TPM2_GetRandom through '%s': %s", st->tcti,
-				     Tss2_RC_Decode(rc));
+				     st->lib.rc_decode(rc));
 	disconnect(st);
+	/* rngd -l probes and never closes: leave nothing loaded behind. */
 	if (!had_state) {
+		lib_unload(&st->lib);
 		free(st);
 		src->priv = NULL;
 	}
@@ -174,13 +239,17 @@ static int tpm2_open(struct rng_source *src)
 {
 	struct tpm2_state *st = state_get(src);
 	TSS2_RC rc;
+	int err;
 
 	if (!st)
 		return rng_source_why(src, -ENOMEM, "out of memory");
 	src->fd = -1;
+	err = lib_ready(src, &st->lib);
+	if (err < 0)
+		return err;
 	rc = connect_tpm(st);
 	if (rc != TSS2_RC_SUCCESS)
-		return rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, Tss2_RC_Decode(rc));
+		return rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, st->lib.rc_decode(rc));
 	st->open = true;
 	return 0;
 }
@@ -206,18 +275,18 @@ static ssize_t read_random(struct rng_source *src, void *buf, size_t len)
 		}
 		if (st->esys && !is_link_error(rc))
 			return done ? (ssize_t)done
-				    : rng_source_why(src, -EIO, "TPM2_GetRandom: %s", Tss2_RC_Decode(rc));
+				    : rng_source_why(src, -EIO, "TPM2_GetRandom: %s", st->lib.rc_decode(rc));
 		/* The link broke (or was broken by an earlier read): make it once more. */
 		if (reconnected)
 			return done ? (ssize_t)done
 				    : rng_source_why(src, -ECONNREFUSED, "TPM through '%s' lost: %s",
-						     st->tcti, Tss2_RC_Decode(rc));
+						     st->tcti, st->lib.rc_decode(rc));
 		reconnected = true;
 		rc = connect_tpm(st);
 		if (rc != TSS2_RC_SUCCESS)
 			return done ? (ssize_t)done
 				    : rng_source_why(src, -ECONNREFUSED, "cannot reconnect TCTI '%s': %s",
-						     st->tcti, Tss2_RC_Decode(rc));
+						     st->tcti, st->lib.rc_decode(rc));
 	}
 	return (ssize_t)done;
 }
@@ -253,7 +322,11 @@ static void tpm2_close(struct rng_source *src)
 
 static void tpm2_destroy(struct rng_source *src)
 {
+	struct tpm2_state *st = src->priv;
+
 	tpm2_close(src);
+	if (st)
+		lib_unload(&st->lib);
 	free(src->priv);
 	src->priv = NULL;
 }

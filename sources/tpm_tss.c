@@ -13,31 +13,32 @@
  */
 #include <config.h>
 
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tss/tspi.h>
 #include <trousers/trousers.h>
 #include <tss/tss_error.h>
 
+#include "sources/dl.h"
 #include "sources/source.h"
 #include "sources/tpm_tss.h"
 
-const struct tpm_tss_api tpm_tss_api_native = {
-	.context_create = Tspi_Context_Create,
-	.context_connect = Tspi_Context_Connect,
-	.context_get_tpm = Tspi_Context_GetTpmObject,
-	.get_random = Tspi_TPM_GetRandom,
-	.free_memory = Tspi_Context_FreeMemory,
-	.context_close = Tspi_Context_Close,
-	.sleep_ms = rng_sleep_ms,
-};
-
 struct tpm_tss_state {
-	const struct tpm_tss_api *api;
+	const struct tpm_tss_api *api;  /* NULL until libtspi is loaded into libtspi_api */
+	struct tpm_tss_api libtspi_api;
+	void *libtspi;                  /* dlopen() handle */
 	char host[256];                 /* "" = libtspi's default (TSS_TCSD_HOSTNAME or localhost) */
 	unsigned chunk;
 	unsigned reconnect_timeout_s;
@@ -61,7 +62,6 @@ static struct tpm_tss_state *state_get(struct rng_source *src)
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return NULL;
-		st->api = &tpm_tss_api_native;
 		st->chunk = TPM_TSS_CHUNK_DEFAULT;
 		st->reconnect_timeout_s = TPM_TSS_RECONNECT_TIMEOUT_S;
 		src->priv = st;
@@ -148,7 +148,10 @@ static int tpm_tss_set_option(struct rng_source *src, const char *key, const cha
 
 static const char *where(const struct tpm_tss_state *st)
 {
-	return st->host[0] ? st->host : "localhost";
+	const char *env = getenv("TSS_TCSD_HOSTNAME");
+
+	/* libtspi's own choice when no host is given. */
+	return st->host[0] ? st->host : env && env[0] ? env : "localhost";
 }
 
 static const char *port_of(void)
@@ -187,7 +190,7 @@ static TSS_RESULT connect_once(struct tpm_tss_state *st)
 		return r;
 	st->have_ctx = true;
 	if (st->host[0]) {
-		dest = (TSS_UNICODE *)Trspi_Native_To_UNICODE((BYTE *)st->host, NULL);
+		dest = (TSS_UNICODE *)st->api->native_to_unicode((BYTE *)st->host, NULL);
 		if (!dest)
 			return TSS_E_OUTOFMEMORY;
 	}
@@ -227,52 +230,154 @@ static int reconnect(struct rng_source *src, struct tpm_tss_state *st)
 		delay = delay * 2 > TPM_TSS_BACKOFF_MAX_MS ? TPM_TSS_BACKOFF_MAX_MS : delay * 2;
 	}
 	return rng_source_why(src, -ECONNREFUSED, "tcsd at %s:%s unreachable after %u attempts: %s",
-			      where(st), port_of(), attempts, Trspi_Error_String(r));
+			      where(st), port_of(), attempts, st->api->error_string(r));
 }
 
-/* ---- 3. The source ------------------------------------------------------- */
+static void tpm_tss_destroy(struct rng_source *src);
+
+/* ---- 3. Loading libtspi ------------------------------------------------ */
+
+/* Connect to @addr within TPM_TSS_LISTEN_TIMEOUT_MS; 0 or -errno. */
+static int tcp_connect_once(const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct pollfd pfd = { .events = POLLOUT };
+	socklen_t len = sizeof(int);
+	int err = 0, fd;
+
+	fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, addr, addrlen) < 0) {
+		err = errno;
+		if (err == EINPROGRESS) {
+			pfd.fd = fd;
+			err = poll(&pfd, 1, TPM_TSS_LISTEN_TIMEOUT_MS);
+			if (err == 0)
+				err = ETIMEDOUT;
+			else if (err < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+				err = errno;
+		}
+	}
+	(void)close(fd);
+	return -err;
+}
+
+/*
+ * Is something listening where libtspi would connect? A plain TCP connect
+ * before libtspi (and the libcrypto it pulls in, 1.5 MB resident) is
+ * loaded, so a machine without tcsd never maps them. "localhost" is tried
+ * as 127.0.0.1 and ::1 without getaddrinfo(), which would load the NSS
+ * host modules into every daemon.
+ */
+static int tcsd_listening(const struct tpm_tss_state *st)
+{
+	const char *host = where(st), *port = port_of();
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *res, *ai;
+	int err = -ECONNREFUSED;
+
+	if (strcmp(host, "localhost") == 0) {
+		unsigned long p = strtoul(port, NULL, 10);
+		struct sockaddr_in v4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		struct sockaddr_in6 v6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)p),
+					   .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+
+		err = tcp_connect_once((const struct sockaddr *)&v4, sizeof(v4));
+		if (err < 0)
+			err = tcp_connect_once((const struct sockaddr *)&v6, sizeof(v6));
+		return err;
+	}
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		return -EHOSTUNREACH;
+	for (ai = res; ai; ai = ai->ai_next) {
+		err = tcp_connect_once(ai->ai_addr, ai->ai_addrlen);
+		if (err == 0)
+			break;
+	}
+	freeaddrinfo(res);
+	return err;
+}
+
+/*
+ * Ready to call libtspi: tests' tables are always ready; the real one is
+ * loaded once tcsd is seen listening. Returns 0, or -ECONNREFUSED (tcsd
+ * not there: worth retrying) or -ENODEV (libtspi missing) with src->why.
+ */
+static int api_ready(struct rng_source *src, struct tpm_tss_state *st, const char *doing)
+{
+	struct tpm_tss_api *t = &st->libtspi_api;
+	const struct rng_dl_sym syms[] = {
+		RNG_DL_SYM(t, context_create, Tspi_Context_Create),
+		RNG_DL_SYM(t, context_connect, Tspi_Context_Connect),
+		RNG_DL_SYM(t, context_get_tpm, Tspi_Context_GetTpmObject),
+		RNG_DL_SYM(t, get_random, Tspi_TPM_GetRandom),
+		RNG_DL_SYM(t, free_memory, Tspi_Context_FreeMemory),
+		RNG_DL_SYM(t, context_close, Tspi_Context_Close),
+		RNG_DL_SYM(t, error_string, Trspi_Error_String),
+		RNG_DL_SYM(t, native_to_unicode, Trspi_Native_To_UNICODE),
+	};
+	int err;
+
+	if (st->api)
+		return 0;
+	err = tcsd_listening(st);
+	if (err < 0)
+		return rng_source_why(src, -ECONNREFUSED, "%s TPM 1.2 through tcsd at %s:%s: nothing listening (%s)",
+				      doing, where(st), port_of(), strerror(-err));
+	err = rng_dl_load(src, TPM_TSS_SONAME, &st->libtspi, syms, sizeof(syms) / sizeof(syms[0]));
+	if (err < 0)
+		return err;
+	t->sleep_ms = rng_sleep_ms;
+	st->api = t;
+	return 0;
+}
+
+/* ---- 4. The source ------------------------------------------------------- */
 
 static int tpm_tss_probe(struct rng_source *src)
 {
 	bool had_state = src->priv != NULL;
 	struct tpm_tss_state *st = state_get(src);
-	char host[256];
 	TSS_RESULT r;
+	int err;
 
 	if (!st)
 		return -ENOMEM;
 	/* An open source's connection is not touched by a probe. */
 	if (st->open)
 		return 0;
-	r = connect_once(st);
-	disconnect(st);
-	(void)snprintf(host, sizeof(host), "%s", where(st));
-	/* rngd -l probes and never closes: leave nothing allocated behind. */
-	if (!had_state) {
-		free(st);
-		src->priv = NULL;
-		st = NULL;
+	err = api_ready(src, st, "no");
+	if (err == 0) {
+		r = connect_once(st);
+		disconnect(st);
+		if (r != TSS_SUCCESS)
+			err = rng_source_why(src, is_comm_error(r) ? -ECONNREFUSED : -ENODEV,
+					     "no TPM 1.2 through tcsd at %s:%s: %s", where(st), port_of(),
+					     st->api->error_string(r));
 	}
-	if (r != TSS_SUCCESS)
-		return rng_source_why(src, is_comm_error(r) ? -ECONNREFUSED : -ENODEV,
-				      "no TPM 1.2 through tcsd at %s:%s: %s", host, port_of(),
-				      Trspi_Error_String(r));
-	return 0;
+	/* rngd -l probes and never closes: leave nothing allocated behind. */
+	if (!had_state)
+		tpm_tss_destroy(src);
+	return err;
 }
 
 static int tpm_tss_open(struct rng_source *src)
 {
 	struct tpm_tss_state *st = state_get(src);
 	TSS_RESULT r;
+	int err;
 
 	if (!st)
 		return rng_source_why(src, -ENOMEM, "out of memory");
 	src->fd = -1;
+	err = api_ready(src, st, "cannot open");
+	if (err < 0)
+		return err;
 	r = connect_once(st);
 	if (r != TSS_SUCCESS)
 		return rng_source_why(src, is_comm_error(r) ? -ECONNREFUSED : -ENODEV,
 				      "cannot open TPM 1.2 through tcsd at %s:%s: %s", where(st),
-				      port_of(), Trspi_Error_String(r));
+				      port_of(), st->api->error_string(r));
 	st->open = true;
 	return 0;
 }
@@ -337,18 +442,18 @@ static ssize_t read_chunks(struct rng_source *src, void *buf, size_t len)
 		if (is_comm_error(r)) {
 			/* tcsd went away: drop the context; the loop reconnects. */
 			(void)rng_source_why(src, 0, "lost tcsd at %s:%s: %s", where(st), port_of(),
-					     Trspi_Error_String(r));
+					     st->api->error_string(r));
 			disconnect(st);
 			/* A link that breaks again right after each reconnect is not tcsd restarting. */
 			if (++broken > TPM_TSS_LINK_RETRIES)
 				return done ? (ssize_t)done
 					    : rng_source_why(src, -EIO, "tcsd at %s:%s drops every request: %s",
-							     where(st), port_of(), Trspi_Error_String(r));
+							     where(st), port_of(), st->api->error_string(r));
 			continue;
 		}
 		if (done)
 			return (ssize_t)done;
-		return rng_source_why(src, -EIO, "Tspi_TPM_GetRandom: %s", Trspi_Error_String(r));
+		return rng_source_why(src, -EIO, "Tspi_TPM_GetRandom: %s", st->api->error_string(r));
 	}
 	return (ssize_t)done;
 }
@@ -384,7 +489,11 @@ static void tpm_tss_close(struct rng_source *src)
 
 static void tpm_tss_destroy(struct rng_source *src)
 {
+	struct tpm_tss_state *st = src->priv;
+
 	tpm_tss_close(src);
+	if (st)
+		rng_dl_unload(&st->libtspi);
 	free(src->priv);
 	src->priv = NULL;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The TPM 1.2 (TrouSerS) source's library seam: tests replace libtspi's
- * calls and the back-off sleep through tpm_tss_source_use_api().
+ * The TPM 1.2 (TrouSerS) source's library seam: libtspi is dlopen()ed
+ * into this table by the first probe or open that finds tcsd listening
+ * (sources/dl.h); tests replace libtspi's calls and the back-off sleep
+ * through tpm_tss_source_use_api().
  */
 #ifndef RNGD_SOURCES_TPM_TSS_H
 #define RNGD_SOURCES_TPM_TSS_H
@@ -25,6 +27,8 @@
 #define TPM_TSS_RECONNECT_TIMEOUT_S 30  /* a read gives up reconnecting after this */
 #define TPM_TSS_LINK_RETRIES 3        /* broken links in a row, each reconnected, per read */
 #define TPM_TSS_ENTROPY_PER_BIT 0.5
+#define TPM_TSS_SONAME "libtspi.so.1"
+#define TPM_TSS_LISTEN_TIMEOUT_MS 3000  /* the pre-check's TCP connect to tcsd, at most */
 
 struct tpm_tss_api {
 	TSS_RESULT (*context_create)(TSS_HCONTEXT *ctx);
@@ -33,10 +37,10 @@ struct tpm_tss_api {
 	TSS_RESULT (*get_random)(TSS_HTPM tpm, UINT32 len, BYTE **data);
 	TSS_RESULT (*free_memory)(TSS_HCONTEXT ctx, BYTE *mem);
 	TSS_RESULT (*context_close)(TSS_HCONTEXT ctx);
+	char *(*error_string)(TSS_RESULT r);
+	BYTE *(*native_to_unicode)(BYTE *string, UINT32 *size);
 	void (*sleep_ms)(unsigned ms);
 };
-
-extern const struct tpm_tss_api tpm_tss_api_native;
 
 /* Use @api instead of libtspi (tests). Allocates state; destroy() frees it. */
 int tpm_tss_source_use_api(struct rng_source *src, const struct tpm_tss_api *api);

@@ -8,7 +8,7 @@
 skip_unless_guard
 command -v python3 > /dev/null || { echo "SKIP: no python3 for the notify socket"; exit 77; }
 "$RNGD" --version > /dev/null
-grep -q '^#define HAVE_LIBSYSTEMD 1' "$top_builddir/config.h" || { echo "SKIP: built without libsystemd"; exit 77; }
+grep -q '^#define RNGD_SD_NOTIFY 1' "$top_builddir/config.h" || { echo "SKIP: built with --disable-systemd"; exit 77; }
 
 listen() {
 	python3 -c '

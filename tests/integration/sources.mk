@@ -13,7 +13,7 @@ SOURCE_INTEGRATION_TESTS += \
 	tests/integration/source-rdrand.sh \
 	tests/integration/source-padlock.sh
 endif
-if HAVE_LIBGCRYPT
+if RNGD_SYSSTAT
 SOURCE_INTEGRATION_TESTS += tests/integration/source-sysstat.sh
 endif
 if HAVE_LIBTSPI
@@ -22,6 +22,8 @@ endif
 if HAVE_TSS2_ESYS
 SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm2.sh
 endif
+# The dlopen()ed libraries: rngd -l names the one that is missing.
+SOURCE_INTEGRATION_TESTS += tests/integration/source-missing-lib.sh
 TESTS += $(SOURCE_INTEGRATION_TESTS)
 
 EXTRA_DIST += \
@@ -30,4 +32,5 @@ EXTRA_DIST += \
 	tests/integration/source-padlock.sh \
 	tests/integration/source-sysstat.sh \
 	tests/integration/source-tpm12.sh \
-	tests/integration/source-tpm2.sh
+	tests/integration/source-tpm2.sh \
+	tests/integration/source-missing-lib.sh

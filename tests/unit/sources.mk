@@ -11,18 +11,29 @@ SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c sources/padlock.c s
 SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \
 	sources/sysstat_parse.c sources/sysstat_parse.h
 SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c sources/sysstat.h rngd/credit.c \
-	sources/sysstat_parse.c sources/sysstat_parse.h sources/common.c
+	sources/sysstat_parse.c sources/sysstat_parse.h sources/common.c sources/sha512.c sources/sha512.h
+SHA512_TEST_FILES = tests/unit/test_sha512.c sources/sha512.c sources/sha512.h
+SOURCE_DL_TEST_FILES = tests/unit/test_source_dl.c sources/dl.c sources/dl.h sources/common.c
 SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c sources/tpm_tss.c sources/tpm_tss.h \
-	sources/common.c
-SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c
+	sources/common.c sources/dl.c sources/dl.h
+SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c \
+	sources/dl.c sources/dl.h
 
 EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
 	$(SOURCE_SYSSTAT_PARSE_TEST_FILES) $(SOURCE_SYSSTAT_TEST_FILES) \
-	$(SOURCE_TPM_TSS_TEST_FILES) $(SOURCE_TPM2_TEST_FILES)
+	$(SOURCE_TPM_TSS_TEST_FILES) $(SOURCE_TPM2_TEST_FILES) $(SHA512_TEST_FILES) \
+	$(SOURCE_DL_TEST_FILES)
 
 if HAVE_CMOCKA
 SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock \
-	tests/unit/test_source_sysstat_parse
+	tests/unit/test_source_sysstat_parse tests/unit/test_sha512 tests/unit/test_source_dl
+
+tests_unit_test_sha512_SOURCES = $(SHA512_TEST_FILES)
+tests_unit_test_sha512_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_sha512_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_dl_SOURCES = $(SOURCE_DL_TEST_FILES)
+tests_unit_test_source_dl_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_dl_LDADD = $(CMOCKA_LIBS)
 
 tests_unit_test_source_rdrand_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
@@ -34,11 +45,11 @@ tests_unit_test_source_sysstat_parse_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES
 tests_unit_test_source_sysstat_parse_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_sysstat_parse_LDADD = $(CMOCKA_LIBS)
 
-if HAVE_LIBGCRYPT
+if RNGD_SYSSTAT
 SOURCE_UNIT_TESTS += tests/unit/test_source_sysstat
 tests_unit_test_source_sysstat_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
-tests_unit_test_source_sysstat_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(GCRYPT_CFLAGS)
-tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS) -lm
+tests_unit_test_source_sysstat_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) -lm
 endif
 if HAVE_LIBTSPI
 SOURCE_UNIT_TESTS += tests/unit/test_source_tpm_tss
@@ -58,7 +69,18 @@ TESTS += $(SOURCE_UNIT_TESTS)
 
 if HAVE_ASAN
 SOURCE_UNIT_TESTS_ASAN = tests/unit/test_source_rdrand_asan tests/unit/test_source_padlock_asan \
-	tests/unit/test_source_sysstat_parse_asan
+	tests/unit/test_source_sysstat_parse_asan tests/unit/test_sha512_asan tests/unit/test_source_dl_asan
+
+tests_unit_test_sha512_asan_SOURCES = $(SHA512_TEST_FILES)
+tests_unit_test_sha512_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_sha512_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_sha512_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_sha512_asan_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_dl_asan_SOURCES = $(SOURCE_DL_TEST_FILES)
+tests_unit_test_source_dl_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_dl_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_dl_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_dl_asan_LDADD = $(CMOCKA_LIBS)
 
 tests_unit_test_source_rdrand_asan_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
@@ -76,13 +98,13 @@ tests_unit_test_source_sysstat_parse_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITI
 tests_unit_test_source_sysstat_parse_asan_LDFLAGS = $(SOURCES_SANITIZE)
 tests_unit_test_source_sysstat_parse_asan_LDADD = $(CMOCKA_LIBS)
 
-if HAVE_LIBGCRYPT
+if RNGD_SYSSTAT
 SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_sysstat_asan
 tests_unit_test_source_sysstat_asan_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
-tests_unit_test_source_sysstat_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(GCRYPT_CFLAGS)
+tests_unit_test_source_sysstat_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_sysstat_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
 tests_unit_test_source_sysstat_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_sysstat_asan_LDADD = $(CMOCKA_LIBS) $(GCRYPT_LIBS) -lm
+tests_unit_test_source_sysstat_asan_LDADD = $(CMOCKA_LIBS) -lm
 endif
 if HAVE_LIBTSPI
 SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_tpm_tss_asan

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * systemd notification: the test plays systemd's notify socket. Built
- * with libsystemd every call must arrive as the right datagram; built
- * without it, nothing may arrive.
+ * systemd notification: the test plays systemd's notify socket, at a path
+ * and at an abstract ('@') name. Built with the protocol (the default)
+ * every call must arrive as the right datagram; built with
+ * --disable-systemd, nothing may arrive.
  */
 #include <config.h>
 
@@ -74,7 +75,7 @@ static void test_messages(void **state)
 	notify_status("%d sources, %llu bits credited", 2, 123456ull);
 	notify_watchdog();
 	notify_stopping();
-#ifdef HAVE_LIBSYSTEMD
+#ifdef RNGD_SD_NOTIFY
 	assert_string_equal(next_message(), "READY=1");
 	assert_string_equal(next_message(), "STATUS=2 sources, 123456 bits credited");
 	assert_string_equal(next_message(), "WATCHDOG=1");
@@ -91,7 +92,7 @@ static void test_status_is_one_bounded_line(void **state)
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	notify_status("%s", big);
-#ifdef HAVE_LIBSYSTEMD
+#ifdef RNGD_SD_NOTIFY
 	{
 		const char *m = next_message();
 
@@ -110,7 +111,7 @@ static void test_watchdog_usec(void **state)
 	(void)snprintf(pid, sizeof(pid), "%ld", (long)getpid());
 	assert_int_equal(setenv("WATCHDOG_USEC", "30000000", 1), 0);
 	assert_int_equal(setenv("WATCHDOG_PID", pid, 1), 0);
-#ifdef HAVE_LIBSYSTEMD
+#ifdef RNGD_SD_NOTIFY
 	assert_int_equal(notify_watchdog_usec(), 30000000);
 #else
 	assert_int_equal(notify_watchdog_usec(), 0);
@@ -133,6 +134,90 @@ static void test_no_socket_is_silent(void **state)
 	assert_string_equal(next_message(), "");
 }
 
+/* systemd's abstract-namespace socket: NOTIFY_SOCKET=@name. */
+static void test_abstract_socket(void **state)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char name[64], buf[64];
+	socklen_t len;
+	ssize_t n;
+	int abs_sock;
+
+	(void)state;
+	(void)snprintf(name, sizeof(name), "@rngd-notify-test-%ld", (long)getpid());
+	memcpy(addr.sun_path + 1, name + 1, strlen(name) - 1);
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name));
+	abs_sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	assert_true(abs_sock >= 0);
+	assert_int_equal(bind(abs_sock, (struct sockaddr *)&addr, len), 0);
+	assert_int_equal(setenv("NOTIFY_SOCKET", name, 1), 0);
+	notify_ready();
+	n = recv(abs_sock, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+#ifdef RNGD_SD_NOTIFY
+	assert_int_equal(n, 7);
+	buf[n] = '\0';
+	assert_string_equal(buf, "READY=1");
+#else
+	assert_int_equal(n, -1);
+#endif
+	(void)close(abs_sock);
+	/* Nothing went to the path socket. */
+	assert_string_equal(next_message(), "");
+}
+
+static void test_socket_address(void **state)
+{
+	struct sockaddr_un addr;
+	char longname[sizeof(addr.sun_path) + 2];
+	socklen_t len;
+
+	(void)state;
+#ifdef RNGD_SD_NOTIFY
+	assert_int_equal(notify_socket_address("/run/systemd/notify", &addr, &len), 0);
+	assert_string_equal(addr.sun_path, "/run/systemd/notify");
+	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + strlen("/run/systemd/notify") + 1);
+	assert_int_equal(notify_socket_address("@abc", &addr, &len), 0);
+	assert_int_equal(addr.sun_path[0], '\0');
+	assert_memory_equal(addr.sun_path + 1, "abc", 3);
+	/* Exact length: the abstract name is "\0abc", not "\0abc\0...". */
+	assert_int_equal(len, offsetof(struct sockaddr_un, sun_path) + 4);
+	assert_int_equal(notify_socket_address(NULL, &addr, &len), -EAFNOSUPPORT);
+	assert_int_equal(notify_socket_address("relative", &addr, &len), -EAFNOSUPPORT);
+	assert_int_equal(notify_socket_address("vsock:2:1234", &addr, &len), -EAFNOSUPPORT);
+	assert_int_equal(notify_socket_address("@", &addr, &len), -EINVAL);
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[0] = '/';
+	longname[sizeof(longname) - 1] = '\0';
+	assert_int_equal(notify_socket_address(longname, &addr, &len), -EINVAL);
+#else
+	assert_int_equal(notify_socket_address("/run/systemd/notify", &addr, &len), -EAFNOSUPPORT);
+#endif
+}
+
+/* WATCHDOG_USEC is a plain decimal; anything else means no watchdog. */
+static void test_watchdog_usec_malformed(void **state)
+{
+	static const char *const bad[] = { "", "-5", "+5", "12x", " 12", "99999999999999999999999" };
+
+	(void)state;
+	assert_int_equal(unsetenv("WATCHDOG_PID"), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(setenv("WATCHDOG_USEC", bad[i], 1), 0);
+		assert_int_equal(notify_watchdog_usec(), 0);
+	}
+	/* Without WATCHDOG_PID the interval is ours. */
+	assert_int_equal(setenv("WATCHDOG_USEC", "500000", 1), 0);
+#ifdef RNGD_SD_NOTIFY
+	assert_int_equal(notify_watchdog_usec(), 500000);
+#else
+	assert_int_equal(notify_watchdog_usec(), 0);
+#endif
+	assert_int_equal(setenv("WATCHDOG_PID", "notapid", 1), 0);
+	assert_int_equal(notify_watchdog_usec(), 0);
+	assert_int_equal(unsetenv("WATCHDOG_PID"), 0);
+	assert_int_equal(unsetenv("WATCHDOG_USEC"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +225,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_status_is_one_bounded_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_watchdog_usec, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_socket_is_silent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_abstract_socket, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_socket_address, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_watchdog_usec_malformed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include <tss/tspi.h>
+#include <trousers/trousers.h>
 #include <tss/tss_error.h>
 
 #include "sources/source.h"
@@ -141,6 +143,9 @@ static const struct tpm_tss_api fake_api = {
 	.get_random = fake_random,
 	.free_memory = fake_free,
 	.context_close = fake_close,
+	/* libtspi's own strings and conversion (linked into this test). */
+	.error_string = Trspi_Error_String,
+	.native_to_unicode = Trspi_Native_To_UNICODE,
 	.sleep_ms = fake_sleep,
 };
 

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Resident memory of idle rngd (issue 19): every default source, the kernel
+# sink (/dev/null: a character device, so rngd takes the kernel sink; the
+# top-up interval is beyond the run, so nothing is ever added, and guard.sh
+# covers /dev/random anyway). Measured with tests/integration/mem-lib.sh:
+#  - VmHWM must stay at or below IDLE_VMHWM_MAX_KB (see below why it is
+#    not yet issue 19's 2048 kB), printed beside the VmHWM of a do-nothing
+#    C program measured in the same run (tests/integration/idle-reference),
+#    the floor any libc program pays here;
+#  - no TPM, PKCS#11, libcrypto or libsystemd library may be mapped when
+#    no such source runs (they are dlopen()ed by their source);
+#  - no thread may have touched more than half of its stack
+#    (rngd/thread_stack.h): the resident part of a fresh thread stack is its
+#    high-water mark, so this keeps the measured margin the size rests on;
+#  - and, as the control that the check sees a loaded library: with the
+#    TPM 1.2 source named and something listening where tcsd would be,
+#    libtspi is mapped (and its reader, re-opening through libtspi, stays
+#    within half its stack too).
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+. "$top_srcdir/tests/integration/mem-lib.sh"
+skip_unless_guard
+
+# Measured on Debian 12 (glibc 2.36), x86_64, every default source:
+# 2.6-2.7 MB (file-backed pages vary with what is in the page cache), of
+# which libc 1.5-1.6 MB (a do-nothing C program maps 0.95 MB of it: each
+# page touched maps its 64 kB fault-around window), libm 0.44 MB
+# (fips/sp800_90b.c's cut-off maths: lgammal, logl, expl, ...), rngd 0.23
+# MB, ld.so 0.21 MB, anonymous 0.3 MB. The bound is that plus a margin;
+# issue 19's goal is 2048 kB.
+MAX_KB=${IDLE_VMHWM_MAX_KB:-3000}
+grep -q '^#define HAVE_LIBTSPI 1' "$top_builddir/config.h" && HAVE_TSPI=1 || HAVE_TSPI=0
+STACK_KB=$(awk '/define RNGD_THREAD_STACK_SIZE/ { gsub(/[()]/, ""); print $3 * $5 / 1024 }' \
+	"$top_srcdir/rngd/thread_stack.h")
+
+# check_stacks WHAT: every thread of $RNGD_PID but the main one has a
+# stack of STACK_KB, and touched at most half of it.
+check_stacks() {
+	local stacks deepest threads
+	stacks=$(mem_thread_stacks "$RNGD_PID" "$STACK_KB")
+	threads=$(ls "/proc/$RNGD_PID/task" | wc -l)
+	# glibc caches the stacks of threads that ended: at least one per thread.
+	[ "$(echo $stacks | wc -w)" -ge $((threads - 1)) ] ||
+		fail "$1: $((threads - 1)) threads but only $(echo $stacks | wc -w) stacks of $STACK_KB kB (rngd/thread_stack.h not used?)"
+	deepest=$(echo "$stacks" | tr ' ' '\n' | sort -n | tail -1)
+	echo "$1: thread stacks resident (kB of $STACK_KB): $stacks"
+	[ "$deepest" -le $((STACK_KB / 2)) ] || fail "$1: a thread touched $deepest kB of its $STACK_KB kB stack"
+}
+
+start_rngd -o /dev/null --topup-interval=86400
+wait_log "kernel sink"
+# Every source is probed and opened before the readers start; let them
+# run a moment so the peak includes their first reads.
+wait_log "file: not used|file: opened"
+sleep 2
+kill -0 "$RNGD_PID" 2>/dev/null || fail "rngd died"
+hwm=$(mem_field "$RNGD_PID" VmHWM)
+anon=$(mem_field "$RNGD_PID" RssAnon)
+file=$(mem_field "$RNGD_PID" RssFile)
+libs=$(mem_optional_libs "$RNGD_PID")
+check_stacks "default sources"
+echo "idle rngd, every default source: VmHWM $hwm kB (now: anon $anon kB, file $file kB); bound $MAX_KB kB"
+echo "largest mappings (kB):"
+mem_mappings "$RNGD_PID" 8 | sed 's/^/  /'
+stop_rngd TERM
+ref=$(mem_reference_hwm)
+awk -v h="$hwm" -v r="$ref" 'BEGIN { printf "a do-nothing C program: VmHWM %d kB here; rngd is %.2fx that\n", r, h / r }'
+[ -z "$libs" ] || fail "optional libraries mapped while no TPM/PKCS#11 source runs: $(echo $libs)"
+[ "$hwm" -le "$MAX_KB" ] || fail "VmHWM $hwm kB above $MAX_KB kB"
+
+if [ "$HAVE_TSPI" = 1 ] && command -v python3 > /dev/null; then
+	# A stand-in "tcsd" that accepts and hangs up: enough for the source to
+	# load libtspi, whose request then fails; named with -n, the source is
+	# kept (retried), so the library stays loaded.
+	python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept(); c.close()
+' > "$T/port" &
+	LISTENER=$!
+	trap 'kill "$LISTENER" 2>/dev/null; cleanup' EXIT
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	port=$(cat "$T/port")
+	start_rngd -o /dev/null --topup-interval=86400 -x all -n tpm -O tpm:port:"$port" -O tpm:reconnect_timeout:0
+	wait_log "tpm: (cannot|opened|not used)"
+	sleep 1                 # the reader's first re-opens (0.1 s back-off, doubling)
+	libs=$(mem_optional_libs "$RNGD_PID")
+	check_stacks "TPM 1.2 control"
+	stop_rngd TERM
+	kill "$LISTENER"; wait "$LISTENER" 2>/dev/null
+	echo "$libs" | grep -q libtspi || fail "control: libtspi not mapped although the TPM 1.2 source ran (mapped: $(echo $libs))"
+	echo "control: TPM 1.2 source named, tcsd stand-in listening: $(echo $libs) mapped"
+fi
+exit 0
