@@ -23,9 +23,15 @@ scripts=${TSAN_SCRIPTS:-$scripts}
 W=$(mktemp -d "${TMPDIR:-/tmp}/rngd-tsan.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/reports" "$W/bin" "$W/real"
+# Some scripts run rngd as nobody (-l, unreadable files): the wrapper must
+# be theirs to run, and nobody's reports theirs to write.
+chmod 755 "$W" "$W/bin" "$W/real"
+chmod 1777 "$W/reports"
 # No blanket suppressions: tests/tsan/tsan.supp names single functions
-# outside rngd, each with the reason.
-export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1:log_path=$W/reports/tsan:suppressions=$top_srcdir/tests/tsan/tsan.supp"
+# outside rngd, each with the reason. atexit_sleep_ms: the runtime waits
+# this long in exit() for late races (a reader left inside a source call);
+# its default 1 s would break the scripts' 1 s exit bounds.
+export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1:atexit_sleep_ms=200:log_path=$W/reports/tsan:suppressions=$top_srcdir/tests/tsan/tsan.supp"
 
 # The scripts find rngd by name (pgrep -x rngd): the wrapper and the binary
 # it runs are both called rngd; exec keeps the pid guard.sh wrote.
@@ -36,7 +42,7 @@ export TSAN_OPTIONS="$TSAN_OPTIONS"
 exec "$W/real/rngd" "\$@"
 WRAP
 ln -s "$top_builddir/tests/tsan/wait_ksink_tsan" "$W/real/wait-ksink"
-chmod +x "$W/bin/rngd"
+chmod 755 "$W/bin/rngd"
 
 failed=0 passed=0 skipped=0 start=$SECONDS
 

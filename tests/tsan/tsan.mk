@@ -7,8 +7,12 @@
 TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer -g
 TSAN_UNIT_TESTS =
 TSAN_BINARIES =
+# Built by make check already (tests/unit/credit.mk), run here again.
+TSAN_CHECK_UNITS =
 if HAVE_TSAN
 if HAVE_CMOCKA
+# The log level SIGHUP sets while readers log (issue 19.7).
+TSAN_CHECK_UNITS += tests/unit/test_daemon_log_tsan
 # The loop: reader threads, their queues, stop, cancel and timed join.
 TSAN_UNIT_TESTS += tests/tsan/test_daemon_loop_tsan
 tests_tsan_test_daemon_loop_tsan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
@@ -49,14 +53,17 @@ endif
 # its target_clones resolvers run before the TSan runtime is up, so an
 # instrumented build of them crashes at load.
 TSAN_BINARIES += tests/tsan/rngd_tsan tests/tsan/wait_ksink_tsan
-tests_tsan_rngd_tsan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURCES)
+# tsan_quiet.c stops the TSan runtime's own thread (see there), so the
+# scripts that count rngd's wake-ups or check its threads see rngd's only.
+tests_tsan_rngd_tsan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURCES) \
+	tests/tsan/tsan_quiet.c
 tests_tsan_rngd_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 tests_tsan_rngd_tsan_CFLAGS = $(rngd_rngd_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDFLAGS = $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(RNGD_KSINK_LIBS) $(FIPS_LIBS) -lm -lpthread
 # The loop and the kernel sink over mocked kernel calls (wait-states.sh's
 # kernel-ready state, through WAIT_KSINK).
-tests_tsan_wait_ksink_tsan_SOURCES = $(tests_integration_wait_ksink_SOURCES)
+tests_tsan_wait_ksink_tsan_SOURCES = $(tests_integration_wait_ksink_SOURCES) tests/tsan/tsan_quiet.c
 tests_tsan_wait_ksink_tsan_CFLAGS = $(tests_integration_wait_ksink_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_wait_ksink_tsan_LDFLAGS = $(TSAN_FLAGS)
 tests_tsan_wait_ksink_tsan_LDADD = $(tests_integration_wait_ksink_LDADD)
@@ -67,24 +74,26 @@ endif
 EXTRA_PROGRAMS += $(TSAN_UNIT_TESTS) $(TSAN_BINARIES)
 CLEANFILES += $(TSAN_UNIT_TESTS) $(TSAN_BINARIES)
 endif
-EXTRA_DIST += tests/tsan/run-tsan.sh tests/tsan/tsan.supp
+EXTRA_DIST += tests/tsan/run-tsan.sh tests/tsan/tsan.supp tests/tsan/tsan-sources.sh \
+	tests/tsan/tsan_quiet.c
 
 # The integration scripts that start threads in rngd: reader threads
 # (daemon-*, credit-*), the EGD server (egd-*), the start-up watch
-# (daemon-startup-*), the device watch, the wait states.
+# (daemon-startup-*), the device watch, the wait states, and the CPU and
+# sysstat sources through SIGHUPs (tsan-sources.sh, issue 19.7).
 TSAN_INTEGRATION_TESTS = \
 	$(DAEMON_INTEGRATION_TESTS) \
 	$(EGD_INTEGRATION_TESTS) $(STARTUP_INTEGRATION_TESTS) \
 	$(DEVWATCH_INTEGRATION_TESTS) $(CREDIT_INTEGRATION_TESTS) \
-	$(WAIT_INTEGRATION_TESTS)
+	$(WAIT_INTEGRATION_TESTS) tests/tsan/tsan-sources.sh
 
 .PHONY: check-long-tsan
-check-long-tsan: $(TSAN_UNIT_TESTS) $(TSAN_BINARIES) rngd/rngd$(EXEEXT) \
+check-long-tsan: $(TSAN_UNIT_TESTS) $(TSAN_CHECK_UNITS) $(TSAN_BINARIES) rngd/rngd$(EXEEXT) \
 		tests/integration/daemon-helper$(EXEEXT) tests/integration/egd-client$(EXEEXT) \
 		tests/integration/uevent-send$(EXEEXT) \
 		tests/fault/faultshim.so
 	@if test -z '$(TSAN_BINARIES)'; then echo "check-long-tsan: $(CC) cannot link -fsanitize=thread; skipped"; exit 0; fi; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	$(BASH) $(top_srcdir)/tests/tsan/run-tsan.sh \
-		--units '$(TSAN_UNIT_TESTS)' --scripts '$(TSAN_INTEGRATION_TESTS)'
+		--units '$(TSAN_UNIT_TESTS) $(TSAN_CHECK_UNITS)' --scripts '$(TSAN_INTEGRATION_TESTS)'
 check-long: check-long-tsan
