@@ -80,18 +80,20 @@ EXTRA_DIST += tests/tsan/run-tsan.sh tests/tsan/tsan.supp tests/tsan/tsan-source
 # The integration scripts that start threads in rngd: reader threads
 # (daemon-*, credit-*), the EGD server (egd-*), the start-up watch
 # (daemon-startup-*), the device watch, the wait states, and the CPU and
-# sysstat sources through SIGHUPs (tsan-sources.sh, issue 19.7).
+# sysstat sources through SIGHUPs (tsan-sources.sh, issue 19.7), and the
+# fault scripts (signals while a reader is inside a blocking call).
 TSAN_INTEGRATION_TESTS = \
 	$(DAEMON_INTEGRATION_TESTS) \
 	$(EGD_INTEGRATION_TESTS) $(STARTUP_INTEGRATION_TESTS) \
 	$(DEVWATCH_INTEGRATION_TESTS) $(CREDIT_INTEGRATION_TESTS) \
-	$(WAIT_INTEGRATION_TESTS) tests/tsan/tsan-sources.sh
+	$(WAIT_INTEGRATION_TESTS) tests/tsan/tsan-sources.sh \
+	tests/fault/fault-reads.sh tests/fault/fault-signals.sh tests/fault/fault-sink.sh
 
 .PHONY: check-long-tsan
 check-long-tsan: $(TSAN_UNIT_TESTS) $(TSAN_CHECK_UNITS) $(TSAN_BINARIES) rngd/rngd$(EXEEXT) \
 		tests/integration/daemon-helper$(EXEEXT) tests/integration/egd-client$(EXEEXT) \
 		tests/integration/uevent-send$(EXEEXT) \
-		tests/fault/faultshim.so
+		tests/fault/faultshim.so tests/fault/faultcheck$(EXEEXT)
 	@if test -z '$(TSAN_BINARIES)'; then echo "check-long-tsan: $(CC) cannot link -fsanitize=thread; skipped"; exit 0; fi; \
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	$(BASH) $(top_srcdir)/tests/tsan/run-tsan.sh \
