@@ -146,26 +146,45 @@ static void reader_close(struct rngd_slot *s)
 	(void)pthread_mutex_unlock(&s->lock);
 }
 
-/* Source calls may block for long (a FIFO waiting for a writer, a TPM):
- * only there may the thread be cancelled at shutdown. */
-static int reader_open(struct rngd_slot *s)
-{
-	int r;
-
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-	r = s->src.ops->open(&s->src);
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	return r;
-}
-
+/*
+ * Source calls may block for long (a FIFO waiting for data, a TPM). A
+ * source with an fd is waited for beside the loop's stop_fd, so at
+ * shutdown its reader stops on its own: -ECANCELED. A call that blocks
+ * anywhere else (a FIFO's open() waiting for a writer, a TPM library, a
+ * hwrng read asleep in the kernel: that misc device always polls
+ * readable) is left behind by stop_threads() after a grace time, to end
+ * with the process. No reader is ever cancelled: a cancel inside a
+ * source's library leaves its locks and state undefined, and no race
+ * detector can follow it.
+ */
 static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
 {
-	ssize_t n;
+	if (s->src.fd >= 0) {
+		struct pollfd pfd[2] = {
+			{ .fd = s->src.fd, .events = POLLIN },
+			{ .fd = s->loop->stop_fd, .events = POLLIN },
+		};
 
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-	n = s->src.ops->read(&s->src, buf, len);
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	return n;
+		/* A failed poll: read() meets and reports the same fault. */
+		while (poll(pfd, 2, -1) < 0 && errno == EINTR)
+			;
+		if (pfd[1].revents & POLLIN)
+			return -ECANCELED;
+	}
+	return s->src.ops->read(&s->src, buf, len);
+}
+
+/* After every source call, before the reader touches anything shared: a
+ * reader that stop_threads() already left behind must not touch the
+ * slot's queue, counters, log or source once its call returns. */
+static bool reader_stopping(struct rngd_slot *s)
+{
+	bool stop;
+
+	(void)pthread_mutex_lock(&s->lock);
+	stop = s->stop;
+	(void)pthread_mutex_unlock(&s->lock);
+	return stop;
 }
 
 static void *reader_main(void *arg)
@@ -177,8 +196,6 @@ static void *reader_main(void *arg)
 	size_t have = 0;
 	bool seeded = false;
 
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	(void)pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, NULL);
 	for (;;) {
 		bool reopen, is_open, exhausted, full;
 		size_t need;
@@ -209,8 +226,20 @@ static void *reader_main(void *arg)
 		if (exhausted)
 			continue;   /* SIGHUP on an exhausted source: still exhausted */
 		if (!is_open) {
-			int r = reader_open(s);
+			int r = s->src.ops->open(&s->src);
+			bool stop;
 
+			(void)pthread_mutex_lock(&s->lock);
+			stop = s->stop;
+			if (r == 0) {
+				/* Open now, whatever comes next: rngd_loop_destroy()
+				 * closes it once this thread has ended. */
+				s->is_open = true;
+				s->reopens++;
+			}
+			(void)pthread_mutex_unlock(&s->lock);
+			if (stop)
+				break;
 			if (r == -ENODATA) {
 				rngd_log(l->log, LOG_NOTICE, s->src.name, "exhausted: %s", s->src.why);
 				(void)pthread_mutex_lock(&s->lock);
@@ -227,10 +256,6 @@ static void *reader_main(void *arg)
 				backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
 				continue;
 			}
-			(void)pthread_mutex_lock(&s->lock);
-			s->is_open = true;
-			s->reopens++;
-			(void)pthread_mutex_unlock(&s->lock);
 			wake_main(l);
 		}
 
@@ -246,6 +271,8 @@ static void *reader_main(void *arg)
 			continue;
 		need = seeded ? FIPS_BLOCK_BYTES : FIPS_SEED_BYTES;
 		n = reader_read(s, blk.data + have, need - have);
+		if (reader_stopping(s))
+			break;
 		if (n > 0) {
 			(void)pthread_mutex_lock(&s->lock);
 			s->bytes_read += (uint64_t)n;
@@ -813,7 +840,7 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	l->slots = slots;
 	l->n_slots = n_slots;
 	l->cfg = *cfg;
-	l->signal_fd = l->event_fd = -1;
+	l->signal_fd = l->event_fd = l->stop_fd = -1;
 
 	/* A FIFO sink whose reader went away: EPIPE from write(), not death. */
 	if (sigaction(SIGPIPE, &ign, NULL) < 0)
@@ -828,6 +855,9 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 		return -errno;
 	l->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->event_fd < 0)
+		return -errno;
+	l->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (l->stop_fd < 0)
 		return -errno;
 	for (size_t i = 0; i < n_slots; i++) {
 		struct rngd_slot *s = &slots[i];
@@ -913,8 +943,7 @@ static int start_threads(struct rngd_loop *l)
 	return 0;
 }
 
-/* Give reader threads this long to finish their current read on their own,
- * and as long again to act on a cancel. */
+/* Give reader threads this long to see the stop and end on their own. */
 #define READER_STOP_GRACE_MS 300
 
 /* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
@@ -941,6 +970,12 @@ static void stop_threads(struct rngd_loop *l)
 		(void)pthread_cond_broadcast(&s->cond);
 		(void)pthread_mutex_unlock(&s->lock);
 	}
+	/* Readers waiting on a source's fd (reader_read()). */
+	if (l->stop_fd >= 0) {
+		uint64_t one = 1;
+
+		(void)!write(l->stop_fd, &one, sizeof(one));
+	}
 	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
@@ -949,26 +984,16 @@ static void stop_threads(struct rngd_loop *l)
 		if (!s->started)
 			continue;
 		if (pthread_timedjoin_np(s->thread, &ret, &deadline) != 0) {
-			/* Still inside a blocking source call (a FIFO without a
-			 * writer, a hung TPM): cancellation is enabled only there. */
-			struct timespec cancel_deadline;
-
-			(void)pthread_cancel(s->thread);
-			deadline_after_ms(&cancel_deadline, READER_STOP_GRACE_MS);
-			if (pthread_timedjoin_np(s->thread, &ret, &cancel_deadline) != 0) {
-				/* An uninterruptible wait in the kernel (a hwrng
-				 * read of a device that stopped answering) ignores
-				 * the cancel: leave the thread to exit(). */
-				(void)pthread_detach(s->thread);
-				s->abandoned = s->stuck = true;
-				rngd_log(l->log, LOG_WARNING, s->src.name,
-					 "reader stuck in a kernel call; left to end with the process");
-				continue;
-			}
-			if (ret == PTHREAD_CANCELED) {
-				s->abandoned = true;
-				rngd_log(l->log, LOG_INFO, s->src.name, "reader stopped inside a blocking call");
-			}
+			/* Still inside a source call that no fd tells about (a
+			 * FIFO open() without a writer, a hung TPM, a hwrng read
+			 * of a device that stopped answering): left to exit().
+			 * Once the call returns, the reader sees stop and ends
+			 * without touching the slot (reader_stopping()). */
+			(void)pthread_detach(s->thread);
+			s->abandoned = s->stuck = true;
+			rngd_log(l->log, LOG_WARNING, s->src.name,
+				 "reader still inside a blocking source call; left to end with the process");
+			continue;
 		}
 		sync_reader_counters(s);
 	}
@@ -1111,10 +1136,11 @@ int rngd_loop_run(struct rngd_loop *l)
 	}
 
 	stop_threads(l);
-	/* The readers are gone: their rate-limit counters are ours to read. */
+	/* The readers are gone: their rate-limit counters are ours to read,
+	 * except a stuck one's (it may still be logging when its call ends). */
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
-		unsigned long n = s->main_rl.suppressed + s->reader_rl.suppressed;
+		unsigned long n = s->main_rl.suppressed + (s->stuck ? 0 : s->reader_rl.suppressed);
 
 		if (s->started && n)
 			rngd_log(l->log, LOG_NOTICE, s->src.name, "%lu repeated messages were suppressed", n);
@@ -1132,11 +1158,12 @@ void rngd_loop_destroy(struct rngd_loop *l)
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
+		/* A stuck reader still owns the slot and its source. */
+		if (s->stuck)
+			continue;
 		if (s->is_open && !s->abandoned)
 			s->src.ops->close(&s->src);
 		s->is_open = false;
-		if (s->stuck)
-			continue;
 		/* Tested bytes still queued: nobody will read them now. */
 		explicit_bzero(s->ring, sizeof(s->ring));
 		s->count = 0;
@@ -1151,5 +1178,7 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		(void)close(l->signal_fd);
 	if (l->event_fd >= 0)
 		(void)close(l->event_fd);
-	l->signal_fd = l->event_fd = -1;
+	if (l->stop_fd >= 0)
+		(void)close(l->stop_fd);
+	l->signal_fd = l->event_fd = l->stop_fd = -1;
 }

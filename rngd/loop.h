@@ -58,12 +58,14 @@ struct rngd_slot {
 	bool credit_explicit;          /* -O SRC:entropy_per_bit given: the source's
 					* default_credit() does not apply */
 	bool started;                  /* has a reader thread */
-	bool abandoned;                /* its thread was cancelled inside a source
-					* call: the source's state is unknown, so
-					* it is neither closed nor destroyed */
-	bool stuck;                    /* its thread did not even end when
-					* cancelled (a read asleep in the kernel):
-					* nothing it may touch is freed before exit */
+	bool abandoned;                /* its thread did not end at shutdown (still
+					* inside a source call): the source's state
+					* is unknown, so it is neither closed nor
+					* destroyed */
+	bool stuck;                    /* that thread still runs (a read asleep in
+					* the kernel, a FIFO open waiting for a
+					* writer): nothing it may touch is freed
+					* before exit */
 
 	/* Shared with the reader thread, under lock. */
 	pthread_t thread;
@@ -123,6 +125,9 @@ struct rngd_loop {
 	uint64_t (*egd_bytes_served)(void *ctx);
 
 	int signal_fd, event_fd;
+	/* Readable once the readers must stop: polled beside a source's fd,
+	 * so a reader waiting for data ends on its own at shutdown. */
+	int stop_fd;
 	bool stopping;
 
 	/* The block being handed to the sink, maybe over several writes. */

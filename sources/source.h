@@ -92,7 +92,9 @@ struct rng_source {
 	int priority;
 	int fd;                         /* the device fd while open, else -1: main.c
 					 * looks at it to tell a character device
-					 * (device events); the loop never polls it */
+					 * (device events); the loop polls it beside
+					 * its stop fd before each read(), so read()
+					 * must read from it */
 	char why[RNG_SOURCE_WHY_MAX];   /* last probe/open failure reason */
 	void *priv;                     /* the source's own state */
 };

@@ -3,7 +3,8 @@
 # and /dev/hwrng covered by empty files, checked afterwards.
 set -u
 : "${top_builddir:?run from make check}" "${top_srcdir:?run from make check}"
-RNGD=$top_builddir/rngd/rngd
+# DAEMON_RNGD: another build of rngd (check-long-tsan runs a TSan one).
+RNGD=${DAEMON_RNGD:-$top_builddir/rngd/rngd}
 HELPER=$top_builddir/tests/integration/daemon-helper
 GUARD=$top_srcdir/tests/integration/guard.sh
 BLOCK=2500

@@ -35,6 +35,8 @@ struct fake_source {
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
 	int stuck_done;           /* set when that read has returned */
 	bool open_fails;          /* every open() fails with ENOENT */
+	bool use_fd;              /* reads wait on fd (a pipe nobody writes) */
+	int fd;
 	int opens, reads, closes;
 };
 
@@ -45,6 +47,8 @@ static int fake_open(struct rng_source *src)
 	__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST);
 	if (f->open_fails)
 		return rng_source_why(src, -ENOENT, "open: %s", strerror(ENOENT));
+	if (f->use_fd)
+		src->fd = f->fd;
 	return 0;
 }
 
@@ -56,6 +60,11 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 
 	if (f->eio_after_reads && n == f->eio_after_reads)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
+	if (f->use_fd) {
+		ssize_t got = read(src->fd, buf, len);
+
+		return got < 0 ? rng_source_why(src, -errno, "read: %s", strerror(errno)) : got;
+	}
 	if (f->stuck_after_reads && n == f->stuck_after_reads) {
 		/* Like a read asleep in the kernel: a cancel cannot end it. */
 		struct timespec ts = { 2, 0 };
@@ -85,6 +94,7 @@ static void fake_close(struct rng_source *src)
 	struct fake_source *f = src->priv;
 
 	__atomic_add_fetch(&f->closes, 1, __ATOMIC_SEQ_CST);
+	src->fd = -1;
 }
 
 static const struct rng_source_ops fake_ops = {
@@ -210,6 +220,10 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 		while (!__atomic_load_n(&r->src.stuck_done, __ATOMIC_SEQ_CST))
 			(void)usleep(10000);
 		(void)usleep(200000);
+		/* The reader's last touch of the slot is reader_stopping()'s
+		 * unlock: taking the lock orders it before the free below. */
+		(void)pthread_mutex_lock(&r->slot->lock);
+		(void)pthread_mutex_unlock(&r->slot->lock);
 		/* What exit() would reclaim, left by rngd_loop_destroy(). */
 		if (r->slot->gate_ready)
 			fips_gate_destroy(&r->slot->gate);
@@ -279,6 +293,36 @@ static void test_stuck_reader_does_not_block_exit(void **state)
 	if (r.run_ms >= 1500)
 		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r.run_ms);
 	assert_true(r.slot->stuck);
+	free(r.slot);
+}
+
+/*
+ * A reader waiting on its source's fd (a FIFO or device with nothing to
+ * read) ends on its own at SIGTERM: joined, not left behind or cancelled,
+ * and its source closed. Cancelled, it left its source unclosed; under
+ * ThreadSanitizer the cancel itself was reported.
+ */
+static void test_reader_waiting_on_fd_stops_on_its_own(void **state)
+{
+	struct run r = { 0 };
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	default_cfg(&r.cfg);
+	r.sink.demand = 1 << 20;
+	r.src.use_fd = true;
+	r.src.fd = p[0];
+	run_loop(&r, 200);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	assert_false(r.slot->stuck);
+	assert_false(r.slot->abandoned);
+	assert_int_equal(r.src.closes, 1);
+	/* 200 ms to SIGTERM; a reader given up on would add 300 ms. */
+	if (r.run_ms >= 500)
+		fail_msg("SIGTERM took %ld ms with a reader waiting on its fd", r.run_ms);
+	(void)close(p[0]);
+	(void)close(p[1]);
 	free(r.slot);
 }
 
@@ -549,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_read_without_demand),
 		cmocka_unit_test(test_eio_closes_and_reopens),
 		cmocka_unit_test(test_stuck_reader_does_not_block_exit),
+		cmocka_unit_test(test_reader_waiting_on_fd_stops_on_its_own),
 		cmocka_unit_test(test_credit_split_over_steps),
 		cmocka_unit_test(test_mix_gives_zero_credit),
 		cmocka_unit_test(test_drop_quarantines),
