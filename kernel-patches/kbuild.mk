@@ -1,13 +1,10 @@
-# kernel-patches/kbuild.mk: checks of patches 0002-0004 and their guest
+# kernel-patches/kbuild.mk: checks of patches 0002-0006 and their guest
 # scenarios. check-kernel-build unpacks linux-source-6.1 and compiles every
 # object the series touches with W=1, before and after the series (a few
 # minutes of CPU), so it is not part of `make check`; check-long runs it.
 EXTRA_DIST += \
 	kernel-patches/check-kernel-build \
 	kernel-patches/drivers.config \
-	kernel-patches/0002-genirq-random-add-IRQF_SAMPLE_DUBIOUS.patch \
-	kernel-patches/0003-net-mark-interrupts-of-attacker-timed-NICs-IRQF_SAMPLE_DUBIOUS.patch \
-	kernel-patches/0004-hwrng-virtio-request-more-than-64-bytes-per-virtqueue-round-trip.patch \
 	tests/qemu/send-frames \
 	tests/qemu/scenarios/dubious-irqs.sh \
 	tests/qemu/scenarios/virtio-throughput.sh
@@ -21,7 +18,7 @@ KPATCH_RUN = st=0; "$$@" || st=$$?; \
 check-kernel-build:
 	@set -- $(BASH) $(srcdir)/kernel-patches/check-kernel-build; $(KPATCH_RUN)
 
-# The guest scenarios of patches 0002-0004, for running them on their own.
+# The guest scenarios of patches 0002-0006, for running them on their own.
 check-qemu-kpatch:
 	@set -- $(BASH) $(srcdir)/tests/qemu/scenarios/dubious-irqs.sh; $(KPATCH_RUN)
 	@set -- $(BASH) $(srcdir)/tests/qemu/scenarios/virtio-throughput.sh; $(KPATCH_RUN)

@@ -11,7 +11,10 @@ check-kernel-patches:
 EXTRA_DIST += kernel-patches/series kernel-patches/guest.config \
 	kernel-patches/build-kernel kernel-patches/check-patches.sh kernel-patches/README \
 	kernel-patches/drivers.config \
-	kernel-patches/0001-hwrng-core-let-default_quality-cap-every-device-s-credit.patch \
-	kernel-patches/0002-genirq-random-add-IRQF_SAMPLE_DUBIOUS.patch \
-	kernel-patches/0003-net-mark-interrupts-of-attacker-timed-NICs-IRQF_SAMPLE_DUBIOUS.patch \
-	kernel-patches/0004-hwrng-virtio-request-more-than-64-bytes-per-virtqueue-round-trip.patch
+	kernel-patches/0000-cover-letter.patch \
+	kernel-patches/0001-hwrng-core-let-a-set-default_quality-cap-each-device-once-at-registr.patch \
+	kernel-patches/0002-random-mix-dubious-interrupts-without-crediting-them.patch \
+	kernel-patches/0003-genirq-add-IRQF_SAMPLE_DUBIOUS.patch \
+	kernel-patches/0004-net-mark-interrupts-of-attacker-timed-NICs-IRQF_SAMPLE_DUBIOUS.patch \
+	kernel-patches/0005-hwrng-virtio-do-not-drop-the-second-half-of-every-fill-in-copy_data.patch \
+	kernel-patches/0006-hwrng-virtio-request-more-than-64-bytes-per-virtqueue-round-trip.patch
