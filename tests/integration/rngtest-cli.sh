@@ -115,8 +115,14 @@ mkfifo "$work/fifo"
 exec 3<>"$work/fifo"
 head -c $((4 + 4 * BLOCK)) /dev/urandom >&3
 # Only this shell may hold the FIFO's write end, or the tool never sees EOF;
-# timeout keeps a bug from hanging the suite.
-timeout 20 "$ours" <"$work/fifo" 2>"$work/sig.err" 3>&- &
+# timeout (-k: SIGKILL 5 s after a TERM that did not end it) keeps a bug
+# from hanging the suite. Under rngtest-asan.sh, LeakSanitizer's exit-time
+# check is off for this run: once (2026-12-04) its ptrace-based
+# stop-the-world deadlocked here after the SIGTERM (the tracer waiting for
+# a tracee that spun in sched_yield for 25 min); leaks are still checked in
+# every other run of the tool.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	timeout -k 5 20 "$ours" <"$work/fifo" 2>"$work/sig.err" 3>&- &
 pid=$!
 for _ in $(seq 50); do
 	grep -q 'starting FIPS' "$work/sig.err" 2>/dev/null && break
@@ -164,7 +170,7 @@ check "-b 10 -c 25: three reports" [ "$(grep -c 'bits received' "$work/stats.err
 mkfifo "$work/slow"
 exec 4<>"$work/slow"
 head -c $((4 + 3 * BLOCK)) /dev/urandom >&4
-timeout 20 "$ours" -t 1 <"$work/slow" 2>"$work/timed.err" 4>&- &
+timeout -k 5 20 "$ours" -t 1 <"$work/slow" 2>"$work/timed.err" 4>&- &
 pid=$!
 sleep 1.3
 head -c $BLOCK /dev/urandom >&4
