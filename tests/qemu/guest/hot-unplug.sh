@@ -73,6 +73,21 @@ else
 	result replugged-$v FAIL "no virtio_rng in rng_available 30 s after device_add"
 	return 0
 fi
+if [ "$v" = tpm ]; then
+	# Kernel series v2 (0001): default_quality=0 caps virtio-rng at 0 once,
+	# at registration, and only a higher effective quality takes over from
+	# the current device (tpm-rng-0, 0 as well), as in mainline: the kernel
+	# keeps the TPM and rngd keeps reading it. Then the administrator's way
+	# back: write rng_current, and rngd must follow with a fresh gate.
+	if wait_for 30 '[ "$(passed_now)" -gt "${p0:-0}" ] && [ "$(hwrng_current)" = tpm-rng-0 ]' 2>/dev/null; then
+		result keeps-equal-quality-$v PASS "rng_current stays tpm-rng-0, blocks passed $p0 -> $(passed_now)"
+	else
+		result keeps-equal-quality-$v FAIL "rng_current $(hwrng_current), passed $p0 -> $(passed_now)"
+	fi
+	p0=$(passed_now)
+	vdev=$(grep -o 'virtio_rng[.0-9]*' $HWRNG/rng_available | head -n 1)
+	echo "$vdev" > $HWRNG/rng_current
+fi
 if wait_for 40 '[ "$(passed_now)" -gt "${p0:-0}" ] && hwrng_current | grep -q virtio_rng' 2>/dev/null; then
 	result picks-up-again-$v PASS "blocks passed $p0 -> $(passed_now) from $(hwrng_current)"
 else
