@@ -106,8 +106,7 @@ struct fips_counters {
 };
 
 struct fips_repeat_history {
-	uint64_t hash[FIPS_REPEAT_HISTORY];
-	uint8_t  block[FIPS_REPEAT_HISTORY][FIPS_BLOCK_BYTES];
+	uint64_t hash[FIPS_REPEAT_HISTORY];   /* digests only (fips/repeat.c) */
 	unsigned int next;
 	unsigned int used;
 };

@@ -54,4 +54,11 @@ bool sp800_90b_apt_block(struct fips_gate *g, const uint8_t block[FIPS_BLOCK_BYT
 uint32_t fips_count_ones(const uint8_t block[FIPS_BLOCK_BYTES],
 			 uint32_t first, uint32_t count);
 
+/* ---- logmath.c: log and exp without libm (for sp800_90b.c) ----------- */
+
+long double fips_logl(long double x);
+long double fips_log1pl(long double x);
+long double fips_expl(long double x);
+long double fips_expm1l(long double x);
+
 #endif /* RNGD_FIPS_INTERNAL_H */

@@ -27,6 +27,7 @@
  * integer; otherwise ceil() of 299.99999999999997 would not be 300.
  */
 #define INTEGER_SNAP 1e-9
+#define LN2 0.693147180559945309417232121458176568L
 
 static bool alpha_ok(double alpha_log2)
 {
@@ -42,10 +43,11 @@ int sp800_90b_rct_cutoff(double h, double alpha_log2)
 	q = -alpha_log2 / h;
 	if (q > RCT_CUTOFF_MAX)
 		return -EINVAL;
-	nearest = nearbyint(q);
+	/* q is positive and at most RCT_CUTOFF_MAX: integer casts round it. */
+	nearest = (double)(long)(q + 0.5);
 	if (fabs(q - nearest) <= INTEGER_SNAP * q)
 		q = nearest;
-	return 1 + (int)ceil(q);
+	return 1 + (int)q + ((double)(int)q < q);
 }
 
 unsigned int sp800_90b_apt_window(unsigned int sample_bits)
@@ -59,33 +61,34 @@ static long double log_add(long double a, long double b)
 
 	if (isinf(lo))
 		return hi;
-	return hi + log1pl(expl(lo - hi));
+	return hi + fips_log1pl(fips_expl(lo - hi));
 }
 
 /*
  * The smallest C with P(X >= C) <= alpha for X ~ Binomial(W, p), p = 2^-H:
  * 90B's C = 1 + CRITBINOM(W, 2^-H, 1 - alpha). The tail is summed from the
- * top in log space, where even p^W = 2^-8192 is representable.
+ * top in log space, where even p^W = 2^-8192 is representable. log C(W, c)
+ * is carried from C(W, W) = 1 down, one ratio (c + 1) / (W - c) a step.
  */
 int sp800_90b_apt_cutoff(unsigned int sample_bits, double h, double alpha_log2)
 {
 	unsigned int w;
-	long double log_p, log_q, log_alpha, log_w_fact, tail = -INFINITY;
+	long double log_p, log_q, log_alpha, log_binom = 0, tail = -INFINITY;
 
 	if ((sample_bits != 1 && sample_bits != 8) || !isfinite(h) || h <= 0 ||
 	    h > sample_bits || !alpha_ok(alpha_log2))
 		return -EINVAL;
 	w = sp800_90b_apt_window(sample_bits);
-	log_p = -(long double)h * logl(2.0L);
-	log_q = logl(-expm1l(log_p));           /* log(1 - p), exact for tiny H */
-	log_alpha = (long double)alpha_log2 * logl(2.0L);
-	log_w_fact = lgammal((long double)w + 1);
+	log_p = -(long double)h * LN2;
+	log_q = fips_logl(-fips_expm1l(log_p));  /* log(1 - p), exact for tiny H */
+	log_alpha = (long double)alpha_log2 * LN2;
 
 	for (unsigned int c = w + 1; c-- > 0;) {
-		long double term = log_w_fact - lgammal((long double)c + 1) -
-				   lgammal((long double)(w - c) + 1) +
-				   c * log_p + (w - c) * log_q;
+		long double term;
 
+		if (c < w)
+			log_binom += fips_logl((long double)(c + 1) / (long double)(w - c));
+		term = log_binom + c * log_p + (w - c) * log_q;
 		tail = log_add(tail, term);
 		if (tail > log_alpha)
 			return (int)c + 1;

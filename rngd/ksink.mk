@@ -1,16 +1,13 @@
 # rngd/ksink.mk: the kernel sink, rng_quality, privileges, systemd notify,
 # rngd.service and its sysusers.d file, and their tests. Included from
 # rngd/local.mk: the rngd program lists $(RNGD_KSINK_SOURCES) in its
-# SOURCES, adds $(RNGD_KSINK_CFLAGS) to its CFLAGS and $(RNGD_KSINK_LIBS)
-# to its LDADD.
+# SOURCES. No library: privs.c sets capabilities with capset(2) and prctl(2).
 
 RNGD_KSINK_SOURCES = \
 	rngd/sink_kernel.c rngd/kernel_entropy.c rngd/kernel_entropy.h \
 	rngd/hwrng_quality.c rngd/hwrng_quality.h \
 	rngd/privs.c rngd/privs.h \
 	rngd/notify.c rngd/notify.h
-RNGD_KSINK_CFLAGS = $(CAP_CFLAGS)
-RNGD_KSINK_LIBS = $(CAP_LIBS)
 
 # ---- systemd unit and user ----------------------------------------------
 systemdsystemunit_DATA = rngd/rngd.service
@@ -47,8 +44,8 @@ tests_unit_test_ksink_quality_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ksink_quality_LDFLAGS = $(KSINK_QUALITY_WRAP)
 tests_unit_test_ksink_quality_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_ksink_privs_SOURCES = $(KSINK_PRIVS_TEST_FILES)
-tests_unit_test_ksink_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(CAP_CFLAGS)
-tests_unit_test_ksink_privs_LDADD = $(CMOCKA_LIBS) $(CAP_LIBS)
+tests_unit_test_ksink_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ksink_privs_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_ksink_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
 tests_unit_test_ksink_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ksink_notify_LDADD = $(CMOCKA_LIBS)

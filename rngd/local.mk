@@ -17,6 +17,6 @@ RNGD_CORE_SOURCES = \
 
 sbin_PROGRAMS += rngd/rngd
 rngd_rngd_SOURCES = rngd/main.c $(RNGD_CORE_SOURCES) $(RNGD_KSINK_SOURCES)
-rngd_rngd_CFLAGS = $(AM_CFLAGS) $(RNGD_KSINK_CFLAGS) -pthread
-rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(RNGD_KSINK_LIBS) \
-	$(FIPS_LIBS) -lm -lpthread
+rngd_rngd_CFLAGS = $(AM_CFLAGS) -pthread
+rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) \
+	$(FIPS_LIBS) -lpthread

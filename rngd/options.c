@@ -242,7 +242,8 @@ static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long m
 	s = strtod(v, &end);
 	if (errno || *end || !isfinite(s) || s * 1000.0 < (double)min_ms || s * 1000.0 > (double)max_ms)
 		return -EINVAL;
-	*out = (unsigned int)llround(s * 1000.0);
+	/* Non-negative and bounded by max_ms: round half up without libm. */
+	*out = (unsigned int)(s * 1000.0 + 0.5);
 	return 0;
 }
 

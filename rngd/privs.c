@@ -13,9 +13,10 @@
  */
 #include <config.h>
 
-#include <sys/capability.h>
+#include <linux/capability.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -140,27 +141,43 @@ int privs_resolve(const char *user_group, uid_t *uid, gid_t *gid, const char **u
 /* ---- capabilities ---------------------------------------------------- */
 
 /*
+ * The capability sets through capget(2)/capset(2) and prctl(2) directly:
+ * five calls did not justify libcap, a library mapped into the daemon for
+ * good (40 kB resident) and a package to depend on.
+ */
+typedef struct __user_cap_data_struct cap_words[_LINUX_CAPABILITY_U32S_3];
+
+static int caps_read(cap_words words)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+
+	return syscall(SYS_capget, &h, words) < 0 ? -errno : 0;
+}
+
+/*
  * Empty the bounding set but for CAP_SYS_ADMIN. That needs CAP_SETPCAP;
  * without it (a systemd unit whose CapabilityBoundingSet= already holds
  * little) the bounding set is left as it is: no_new_privs below means no
- * execve() can raise anything from it anyway.
+ * execve() can raise anything from it anyway. The kernel's highest
+ * capability is the first for which PR_CAPBSET_READ says EINVAL.
  */
 static int drop_bounding_set(void)
 {
-	cap_value_t last = cap_max_bits();
-	cap_flag_value_t have_setpcap = CAP_CLEAR;
-	cap_t now = cap_get_proc();
+	cap_words now;
+	int r = caps_read(now);
 
-	if (!now)
-		return -errno;
-	(void)cap_get_flag(now, CAP_SETPCAP, CAP_EFFECTIVE, &have_setpcap);
-	(void)cap_free(now);
-	if (have_setpcap != CAP_SET)
+	if (r < 0)
+		return r;
+	if (!(now[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)))
 		return 0;
-	for (cap_value_t c = 0; c < last; c++) {
-		if (c == CAP_SYS_ADMIN || cap_get_bound(c) != 1)
+	for (int c = 0; c < 64; c++) {
+		int bound = prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0);
+
+		if (bound < 0)
+			break;          /* beyond the kernel's last capability */
+		if (c == CAP_SYS_ADMIN || bound != 1)
 			continue;
-		if (cap_drop_bound(c) < 0)
+		if (prctl(PR_CAPBSET_DROP, (unsigned long)c, 0, 0, 0) < 0)
 			return -errno;
 	}
 	return 0;
@@ -168,20 +185,18 @@ static int drop_bounding_set(void)
 
 static int keep_only_sys_admin(void)
 {
-	const cap_value_t keep[] = { CAP_SYS_ADMIN };
-	cap_t caps = cap_init();
-	int r = 0;
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	cap_words keep;
 
-	if (!caps)
+	memset(keep, 0, sizeof(keep));
+	keep[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted = CAP_TO_MASK(CAP_SYS_ADMIN);
+	keep[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective = CAP_TO_MASK(CAP_SYS_ADMIN);
+	if (syscall(SYS_capset, &h, keep) < 0)
 		return -errno;
-	if (cap_set_flag(caps, CAP_PERMITTED, 1, keep, CAP_SET) < 0 ||
-	    cap_set_flag(caps, CAP_EFFECTIVE, 1, keep, CAP_SET) < 0 ||
-	    cap_set_proc(caps) < 0)
-		r = -errno;
-	(void)cap_free(caps);
-	if (!r && cap_reset_ambient() < 0 && errno != EINVAL)
-		r = -errno;
-	return r;
+	/* EINVAL: a kernel before 4.3 has no ambient set to clear. */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return -errno;
+	return 0;
 }
 
 /* ---- supplementary groups ---------------------------------------------- */

@@ -17,6 +17,7 @@ void rngd_startup_watch_init(struct rngd_startup_watch *w, rngd_startup_stop_fn 
 {
 	memset(w, 0, sizeof(*w));
 	(void)pthread_mutex_init(&w->lock, NULL);
+	(void)pthread_cond_init(&w->parked_cond, NULL);
 	w->signal_fd = w->stop_fd = -1;
 	w->phase = "starting";
 	w->on_stop = on_stop;
@@ -37,10 +38,10 @@ static void *watch_main(void *arg)
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return NULL;   /* the loop will still see the signal */
+			break;   /* the loop will still see the signal */
 		}
 		if (pfd[1].revents)
-			return NULL;
+			break;
 		if (read(w->signal_fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 			continue;
 		/* Never released: the callback ends the process, and the main
@@ -48,6 +49,13 @@ static void *watch_main(void *arg)
 		(void)pthread_mutex_lock(&w->lock);
 		w->on_stop(w->ctx, si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT", w->phase);
 	}
+	(void)pthread_mutex_lock(&w->lock);
+	w->parked = true;
+	(void)pthread_cond_signal(&w->parked_cond);
+	(void)pthread_mutex_unlock(&w->lock);
+	for (;;)
+		(void)poll(NULL, 0, -1);
+	return NULL;
 }
 
 int rngd_startup_watch_start(struct rngd_startup_watch *w)
@@ -88,7 +96,12 @@ void rngd_startup_watch_stop(struct rngd_startup_watch *w)
 	if (!w->running)
 		return;
 	(void)!write(w->stop_fd, &one, sizeof(one));
-	(void)pthread_join(w->thread, NULL);
+	(void)pthread_mutex_lock(&w->lock);
+	while (!w->parked)
+		(void)pthread_cond_wait(&w->parked_cond, &w->lock);
+	w->parked = false;
+	(void)pthread_mutex_unlock(&w->lock);
+	(void)pthread_detach(w->thread);
 	(void)close(w->signal_fd);
 	(void)close(w->stop_fd);
 	w->signal_fd = w->stop_fd = -1;
@@ -115,5 +128,6 @@ void rngd_startup_watch_unlock(struct rngd_startup_watch *w)
 void rngd_startup_watch_destroy(struct rngd_startup_watch *w)
 {
 	rngd_startup_watch_stop(w);
+	(void)pthread_cond_destroy(&w->parked_cond);
 	(void)pthread_mutex_destroy(&w->lock);
 }

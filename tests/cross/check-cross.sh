@@ -75,7 +75,7 @@ for arch in $ARCHES; do
 	command -v "$triplet-gcc" >/dev/null || missing="$missing $triplet-gcc"
 	qemu=$(qemu_of "$arch")
 	command -v "$qemu" >/dev/null || missing="$missing $qemu"
-	for pc in cmocka libcap; do
+	for pc in cmocka; do
 		[ -f "/usr/lib/$triplet/pkgconfig/$pc.pc" ] || missing="$missing $pc:$triplet"
 	done
 done

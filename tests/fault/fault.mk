@@ -32,7 +32,7 @@ tests_fault_rngd_asan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOUR
 tests_fault_rngd_asan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 tests_fault_rngd_asan_CFLAGS = $(rngd_rngd_CFLAGS) $(FIPS_ASAN_FLAGS)
 tests_fault_rngd_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
-tests_fault_rngd_asan_LDADD = $(SOURCES_LIBS) $(RNGD_KSINK_LIBS) $(FIPS_LIBS) -lm -lpthread
+tests_fault_rngd_asan_LDADD = $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
 CLEANFILES += tests/fault/rngd_asan$(EXEEXT)
 FAULT_ASAN_RNGD += tests/fault/rngd_asan$(EXEEXT)
 endif

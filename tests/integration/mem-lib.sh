@@ -47,7 +47,7 @@ mem_thread_stacks() {
 
 # The libraries only a TPM or PKCS#11 source (or the old libsystemd link)
 # brings in; none may be mapped unless such a source is enabled and runs.
-MEM_OPTIONAL_LIBS='libtspi\.so|libtss2-|libp11-kit\.so|libcrypto\.so|libsystemd\.so'
+MEM_OPTIONAL_LIBS='libm\.so|libtspi\.so|libtss2-|libp11-kit\.so|libcrypto\.so|libsystemd\.so'
 
 # mem_optional_libs PID: the optional libraries mapped, one per line.
 mem_optional_libs() {

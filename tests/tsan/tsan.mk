@@ -60,7 +60,7 @@ tests_tsan_rngd_tsan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURC
 tests_tsan_rngd_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 tests_tsan_rngd_tsan_CFLAGS = $(rngd_rngd_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(RNGD_KSINK_LIBS) $(FIPS_LIBS) -lm -lpthread
+tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
 # The loop and the kernel sink over mocked kernel calls (wait-states.sh's
 # kernel-ready state, through WAIT_KSINK).
 tests_tsan_wait_ksink_tsan_SOURCES = $(tests_integration_wait_ksink_SOURCES) tests/tsan/tsan_quiet.c

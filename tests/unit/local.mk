@@ -48,6 +48,7 @@ FIPS_UNIT_TESTS = \
 	tests/unit/test_fips_edges \
 	tests/unit/test_fips_gate \
 	tests/unit/test_fips_cutoffs \
+	tests/unit/test_fips_logmath \
 	tests/unit/test_fips_kat
 check_PROGRAMS += $(FIPS_UNIT_TESTS)
 TESTS += $(FIPS_UNIT_TESTS)
@@ -61,6 +62,10 @@ tests_unit_test_fips_gate_LDADD = $(FIPS_TEST_LDADD)
 tests_unit_test_fips_cutoffs_SOURCES = tests/unit/test_fips_cutoffs.c
 tests_unit_test_fips_cutoffs_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_cutoffs_LDADD = $(FIPS_TEST_LDADD)
+# libm here only: the reference the libm-free fips/logmath.c is checked against.
+tests_unit_test_fips_logmath_SOURCES = tests/unit/test_fips_logmath.c
+tests_unit_test_fips_logmath_CFLAGS = $(FIPS_TEST_CFLAGS)
+tests_unit_test_fips_logmath_LDADD = $(FIPS_TEST_LDADD) -lm
 tests_unit_test_fips_kat_SOURCES = tests/unit/test_fips_kat.c $(FIPS_TEST_HELPERS)
 tests_unit_test_fips_kat_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_kat_LDADD = $(FIPS_TEST_LDADD)
@@ -70,6 +75,7 @@ FIPS_UNIT_TESTS_ASAN = \
 	tests/unit/test_fips_edges_asan \
 	tests/unit/test_fips_gate_asan \
 	tests/unit/test_fips_cutoffs_asan \
+	tests/unit/test_fips_logmath_asan \
 	tests/unit/test_fips_kat_asan
 check_PROGRAMS += $(FIPS_UNIT_TESTS_ASAN)
 TESTS += $(FIPS_UNIT_TESTS_ASAN)
@@ -87,6 +93,10 @@ tests_unit_test_fips_cutoffs_asan_SOURCES = $(tests_unit_test_fips_cutoffs_SOURC
 tests_unit_test_fips_cutoffs_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
 tests_unit_test_fips_cutoffs_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
 tests_unit_test_fips_cutoffs_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS)
+tests_unit_test_fips_logmath_asan_SOURCES = $(tests_unit_test_fips_logmath_SOURCES) $(FIPS_ASAN_SOURCES)
+tests_unit_test_fips_logmath_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
+tests_unit_test_fips_logmath_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
+tests_unit_test_fips_logmath_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS) -lm
 tests_unit_test_fips_kat_asan_SOURCES = $(tests_unit_test_fips_kat_SOURCES) $(FIPS_ASAN_SOURCES)
 tests_unit_test_fips_kat_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
 tests_unit_test_fips_kat_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
