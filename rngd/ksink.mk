@@ -22,57 +22,57 @@ rngd/rngd.service: rngd/rngd.service.in Makefile
 
 # ---- unit tests (cmocka): every kernel call is mocked ----------------------
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_ksink_sink tests/unit/test_ksink_quality \
-	tests/unit/test_ksink_privs tests/unit/test_ksink_notify
-TESTS += tests/unit/test_ksink_sink tests/unit/test_ksink_quality \
-	tests/unit/test_ksink_privs tests/unit/test_ksink_notify
+check_PROGRAMS += tests/unit/test_sink_kernel tests/unit/test_hwrng_quality \
+	tests/unit/test_privs tests/unit/test_notify
+TESTS += tests/unit/test_sink_kernel tests/unit/test_hwrng_quality \
+	tests/unit/test_privs tests/unit/test_notify
 
-KSINK_SINK_TEST_FILES = tests/unit/test_ksink_sink.c rngd/sink_kernel.c \
+KSINK_SINK_TEST_FILES = tests/unit/test_sink_kernel.c rngd/sink_kernel.c \
 	rngd/kernel_entropy.h rngd/sink.h
-KSINK_QUALITY_TEST_FILES = tests/unit/test_ksink_quality.c rngd/hwrng_quality.c \
+KSINK_QUALITY_TEST_FILES = tests/unit/test_hwrng_quality.c rngd/hwrng_quality.c \
 	rngd/hwrng_quality.h
-KSINK_PRIVS_TEST_FILES = tests/unit/test_ksink_privs.c rngd/privs.c rngd/privs.h
-KSINK_NOTIFY_TEST_FILES = tests/unit/test_ksink_notify.c rngd/notify.c rngd/notify.h
+KSINK_PRIVS_TEST_FILES = tests/unit/test_privs.c rngd/privs.c rngd/privs.h
+KSINK_NOTIFY_TEST_FILES = tests/unit/test_notify.c rngd/notify.c rngd/notify.h
 # The stand-in sysfs plays the kernel's rng_quality_store() inside pwrite().
 KSINK_QUALITY_WRAP = -Wl,--wrap=pwrite
 
-tests_unit_test_ksink_sink_SOURCES = $(KSINK_SINK_TEST_FILES)
-tests_unit_test_ksink_sink_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_ksink_sink_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_ksink_quality_SOURCES = $(KSINK_QUALITY_TEST_FILES)
-tests_unit_test_ksink_quality_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_ksink_quality_LDFLAGS = $(KSINK_QUALITY_WRAP)
-tests_unit_test_ksink_quality_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_ksink_privs_SOURCES = $(KSINK_PRIVS_TEST_FILES)
-tests_unit_test_ksink_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_ksink_privs_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_ksink_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
-tests_unit_test_ksink_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_ksink_notify_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_sink_kernel_SOURCES = $(KSINK_SINK_TEST_FILES)
+tests_unit_test_sink_kernel_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_sink_kernel_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_hwrng_quality_SOURCES = $(KSINK_QUALITY_TEST_FILES)
+tests_unit_test_hwrng_quality_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_hwrng_quality_LDFLAGS = $(KSINK_QUALITY_WRAP)
+tests_unit_test_hwrng_quality_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_privs_SOURCES = $(KSINK_PRIVS_TEST_FILES)
+tests_unit_test_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_privs_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
+tests_unit_test_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_notify_LDADD = $(CMOCKA_LIBS)
 
 if HAVE_ASAN
 KSINK_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-check_PROGRAMS += tests/unit/test_ksink_sink_asan tests/unit/test_ksink_quality_asan \
-	tests/unit/test_ksink_privs_asan tests/unit/test_ksink_notify_asan
-TESTS += tests/unit/test_ksink_sink_asan tests/unit/test_ksink_quality_asan \
-	tests/unit/test_ksink_privs_asan tests/unit/test_ksink_notify_asan
+check_PROGRAMS += tests/unit/test_sink_kernel_asan tests/unit/test_hwrng_quality_asan \
+	tests/unit/test_privs_asan tests/unit/test_notify_asan
+TESTS += tests/unit/test_sink_kernel_asan tests/unit/test_hwrng_quality_asan \
+	tests/unit/test_privs_asan tests/unit/test_notify_asan
 
-tests_unit_test_ksink_sink_asan_SOURCES = $(KSINK_SINK_TEST_FILES)
-tests_unit_test_ksink_sink_asan_CFLAGS = $(tests_unit_test_ksink_sink_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_sink_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_sink_asan_LDADD = $(tests_unit_test_ksink_sink_LDADD)
-tests_unit_test_ksink_quality_asan_SOURCES = $(KSINK_QUALITY_TEST_FILES)
-tests_unit_test_ksink_quality_asan_CFLAGS = $(tests_unit_test_ksink_quality_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_quality_asan_LDFLAGS = $(KSINK_QUALITY_WRAP) $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_quality_asan_LDADD = $(tests_unit_test_ksink_quality_LDADD)
-tests_unit_test_ksink_privs_asan_SOURCES = $(KSINK_PRIVS_TEST_FILES)
-tests_unit_test_ksink_privs_asan_CFLAGS = $(tests_unit_test_ksink_privs_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_privs_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_privs_asan_LDADD = $(tests_unit_test_ksink_privs_LDADD)
-tests_unit_test_ksink_notify_asan_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
-tests_unit_test_ksink_notify_asan_CFLAGS = $(tests_unit_test_ksink_notify_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_notify_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
-tests_unit_test_ksink_notify_asan_LDADD = $(tests_unit_test_ksink_notify_LDADD)
+tests_unit_test_sink_kernel_asan_SOURCES = $(KSINK_SINK_TEST_FILES)
+tests_unit_test_sink_kernel_asan_CFLAGS = $(tests_unit_test_sink_kernel_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_sink_kernel_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
+tests_unit_test_sink_kernel_asan_LDADD = $(tests_unit_test_sink_kernel_LDADD)
+tests_unit_test_hwrng_quality_asan_SOURCES = $(KSINK_QUALITY_TEST_FILES)
+tests_unit_test_hwrng_quality_asan_CFLAGS = $(tests_unit_test_hwrng_quality_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_hwrng_quality_asan_LDFLAGS = $(KSINK_QUALITY_WRAP) $(KSINK_ASAN_FLAGS)
+tests_unit_test_hwrng_quality_asan_LDADD = $(tests_unit_test_hwrng_quality_LDADD)
+tests_unit_test_privs_asan_SOURCES = $(KSINK_PRIVS_TEST_FILES)
+tests_unit_test_privs_asan_CFLAGS = $(tests_unit_test_privs_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_privs_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
+tests_unit_test_privs_asan_LDADD = $(tests_unit_test_privs_LDADD)
+tests_unit_test_notify_asan_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
+tests_unit_test_notify_asan_CFLAGS = $(tests_unit_test_notify_CFLAGS) $(KSINK_ASAN_FLAGS)
+tests_unit_test_notify_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
+tests_unit_test_notify_asan_LDADD = $(tests_unit_test_notify_LDADD)
 endif
 endif
 

@@ -609,7 +609,7 @@ static int run(struct rngd *d)
 	/* From here the loop's signalfd answers: a signal that came in the
 	 * meantime is still pending for it. The loop's first wait is for the
 	 * first credited block. */
-	rngd_startup_watch_stop(&d->watch);
+	rngd_startup_watch_park(&d->watch);
 	if (d->egd_open && egd_server_start(&d->egd) < 0)
 		return RNGD_EXIT_FAILURE;
 	r = rngd_loop_run(&d->loop);

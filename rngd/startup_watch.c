@@ -50,6 +50,10 @@ static void *watch_main(void *arg)
 		w->on_stop(w->ctx, si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT", w->phase);
 	}
 	(void)pthread_mutex_lock(&w->lock);
+	if (!w->park) {
+		(void)pthread_mutex_unlock(&w->lock);
+		return NULL;
+	}
 	w->parked = true;
 	(void)pthread_cond_signal(&w->parked_cond);
 	(void)pthread_mutex_unlock(&w->lock);
@@ -89,23 +93,41 @@ int rngd_startup_watch_start(struct rngd_startup_watch *w)
 	return 0;
 }
 
-void rngd_startup_watch_stop(struct rngd_startup_watch *w)
+/* Tell the thread to stop reading, and to park or to end. */
+static void stop_thread(struct rngd_startup_watch *w, bool park)
 {
 	uint64_t one = 1;
 
 	if (!w->running)
 		return;
-	(void)!write(w->stop_fd, &one, sizeof(one));
 	(void)pthread_mutex_lock(&w->lock);
-	while (!w->parked)
-		(void)pthread_cond_wait(&w->parked_cond, &w->lock);
-	w->parked = false;
+	w->park = park;
 	(void)pthread_mutex_unlock(&w->lock);
-	(void)pthread_detach(w->thread);
+	(void)!write(w->stop_fd, &one, sizeof(one));
+	if (park) {
+		(void)pthread_mutex_lock(&w->lock);
+		while (!w->parked)
+			(void)pthread_cond_wait(&w->parked_cond, &w->lock);
+		w->parked = false;
+		(void)pthread_mutex_unlock(&w->lock);
+		(void)pthread_detach(w->thread);
+	} else {
+		(void)pthread_join(w->thread, NULL);
+	}
 	(void)close(w->signal_fd);
 	(void)close(w->stop_fd);
 	w->signal_fd = w->stop_fd = -1;
 	w->running = false;
+}
+
+void rngd_startup_watch_stop(struct rngd_startup_watch *w)
+{
+	stop_thread(w, false);
+}
+
+void rngd_startup_watch_park(struct rngd_startup_watch *w)
+{
+	stop_thread(w, true);
 }
 
 void rngd_startup_watch_phase(struct rngd_startup_watch *w, const char *phase)

@@ -34,6 +34,7 @@ struct rngd_startup_watch {
 	int signal_fd;                 /* SIGTERM, SIGINT */
 	int stop_fd;                   /* eventfd: the loop takes over */
 	bool running;
+	bool park;                     /* stop: park (true) or end (false) */
 	bool parked;                   /* the thread no longer reads the fds */
 	pthread_cond_t parked_cond;
 	const char *phase;             /* "reading the configuration", ... */
@@ -47,10 +48,13 @@ void rngd_startup_watch_init(struct rngd_startup_watch *w, rngd_startup_stop_fn 
  * thread, which the new thread inherits). 0 or -errno. */
 int rngd_startup_watch_start(struct rngd_startup_watch *w);
 
-/* Stop watching: before fork() (threads do not survive it) and when the
- * loop takes over. A signal not yet read stays pending for the loop. The
- * thread is parked and detached, not joined (see above). */
+/* Stop watching and end the thread: before fork() (a process that forks
+ * must have one thread) and at exit. A signal not yet read stays pending. */
 void rngd_startup_watch_stop(struct rngd_startup_watch *w);
+
+/* Stop watching when the loop takes over: the thread parks, detached (see
+ * above). A signal not yet read stays pending for the loop. */
+void rngd_startup_watch_park(struct rngd_startup_watch *w);
 
 /* The step start-up is in, for the exit message; a string literal. */
 void rngd_startup_watch_phase(struct rngd_startup_watch *w, const char *phase);
