@@ -22,7 +22,7 @@ EGD_SERVER_TEST_FILES = tests/unit/test_egd_server.c rngd/egd_server.c rngd/egd_
 EGD_SHARE_TEST_FILES = tests/unit/test_egd_share.c rngd/egd_share.c rngd/egd_share.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h rngd/egd_condense.c rngd/egd_condense.h \
 	sources/sha512.c sources/sha512.h
-EGD_FUZZ_FILES = tests/unit/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_proto.h \
+EGD_FUZZ_FILES = tests/fuzz/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h
 
 if HAVE_CMOCKA
@@ -71,14 +71,14 @@ endif
 
 # The fuzz harness: built with ASan+UBSan, it replays a fixed-seed stream
 # of inputs (and any files named on its command line) in make check.
-check_PROGRAMS += tests/unit/test_egd_fuzz
-TESTS += tests/unit/test_egd_fuzz
-tests_unit_test_egd_fuzz_SOURCES = $(EGD_FUZZ_FILES)
-tests_unit_test_egd_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
-tests_unit_test_egd_fuzz_LDADD = -lpthread
+check_PROGRAMS += tests/fuzz/test_egd_fuzz
+TESTS += tests/fuzz/test_egd_fuzz
+tests_fuzz_test_egd_fuzz_SOURCES = $(EGD_FUZZ_FILES)
+tests_fuzz_test_egd_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
+tests_fuzz_test_egd_fuzz_LDADD = -lpthread
 if HAVE_ASAN
-tests_unit_test_egd_fuzz_CFLAGS += $(EGD_SANITIZE)
-tests_unit_test_egd_fuzz_LDFLAGS = $(EGD_SANITIZE)
+tests_fuzz_test_egd_fuzz_CFLAGS += $(EGD_SANITIZE)
+tests_fuzz_test_egd_fuzz_LDFLAGS = $(EGD_SANITIZE)
 endif
 
 # libFuzzer for a minute, when clang can link -fsanitize=fuzzer.
@@ -89,7 +89,7 @@ check-long-egd:
 		rm -f egd-fuzz-probe; \
 		clang -std=gnu11 -g -O1 -DEGD_LIBFUZZER -fsanitize=fuzzer,address,undefined \
 			-I$(top_srcdir) -I$(top_builddir) -pthread \
-			$(top_srcdir)/tests/unit/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
+			$(top_srcdir)/tests/fuzz/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
 			$(top_srcdir)/rngd/egd_reserve.c -o egd-libfuzzer && \
 		./egd-libfuzzer -max_total_time=60 -max_len=4096; \
 	else \

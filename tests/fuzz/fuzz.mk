@@ -47,11 +47,11 @@ tests/fuzz/fuzz_sysstat: $(top_srcdir)/tests/fuzz/fuzz_sysstat.c $(top_srcdir)/s
 	$(FUZZ_BUILD) tests/fuzz/fuzz_sysstat.c sources/sysstat_parse.c
 
 # The EGD request parser and client state machine (issue 8's harness,
-# shared with its make-check replay in tests/unit/test_egd_fuzz.c).
-tests/fuzz/fuzz_egd: $(top_srcdir)/tests/unit/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
+# shared with its make-check replay in tests/fuzz/test_egd_fuzz.c).
+tests/fuzz/fuzz_egd: $(top_srcdir)/tests/fuzz/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
 		$(top_srcdir)/rngd/egd_reserve.c $(top_srcdir)/rngd/egd_proto.h config.h
 	@$(MKDIR_P) tests/fuzz
-	$(FUZZ_BUILD) -DEGD_LIBFUZZER -pthread tests/unit/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_reserve.c
+	$(FUZZ_BUILD) -DEGD_LIBFUZZER -pthread tests/fuzz/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_reserve.c
 
 .PHONY: fuzz
 fuzz: $(FUZZ_HARNESSES)

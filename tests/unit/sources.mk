@@ -1,4 +1,4 @@
-# tests/unit/sources.mk: cmocka tests of issue 4's sources (fake CPUID,
+# tests/unit/sources.mk: cmocka tests of the x86, TPM and sysstat sources (fake CPUID,
 # fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts), each also
 # built with ASan+UBSan as an _asan twin.
 SOURCES_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -1,4 +1,5 @@
-# tests/unit/issue17.mk: cmocka tests of issue 17's sources. The CPU
+# tests/unit/sources_cpu.mk: cmocka tests of the arm64, POWER and PKCS#11
+# sources. The CPU
 # sources are built into their tests on every architecture with fake
 # instructions (plus the real one where it exists); each also has an
 # ASan+UBSan twin where the compiler links it.
