@@ -17,6 +17,7 @@ set -u
 : "${top_builddir:?run from make check}" "${top_srcdir:?run from make check}"
 top_builddir=$(cd "$top_builddir" && pwd)
 GUARD=$top_srcdir/tests/integration/guard.sh
+. "$top_srcdir/tests/lib/fips-constants.sh"
 HELPER=$top_builddir/tests/integration/daemon-helper
 GEN=$top_builddir/tests/integration/gen-input
 W=$top_builddir/tests/cross/work
@@ -117,9 +118,9 @@ for arch in $ARCHES; do
 done
 
 # ---- 2. Inputs for the gate comparison ----------------------------------------
-blocks300=$(( 4 + 300 * 2500 ))
-blocks200=$(( 4 + 200 * 2500 ))
-blocks100=$(( 4 + 100 * 2500 ))
+blocks300=$(( 4 + 300 * FIPS_BLOCK_BYTES ))
+blocks200=$(( 4 + 200 * FIPS_BLOCK_BYTES ))
+blocks100=$(( 4 + 100 * FIPS_BLOCK_BYTES ))
 "$GEN" -s 17 random "$blocks300" > "$T/in.random" || fail "gen-input"
 "$GEN" -s 17 biased=502000 "$blocks200" > "$T/in.biased"
 "$GEN" -s 17 markov=518000 "$blocks200" > "$T/in.markov"
@@ -211,7 +212,7 @@ for arch in $ARCHES; do
 		RNGD_PID=$(cat "$T/pid")
 		if [ "$have_cpu" = 1 ]; then
 			deadline=$(( $(date +%s) + 120 ))
-			while [ "$(stat -c %s "$T/sink" 2>/dev/null || echo 0)" -lt $(( 40 * 2500 )) ]; do
+			while [ "$(stat -c %s "$T/sink" 2>/dev/null || echo 0)" -lt $(( 40 * FIPS_BLOCK_BYTES )) ]; do
 				kill -0 "$RNGD_PID" 2>/dev/null || fail "$tag: rngd died"
 				[ "$(date +%s)" -gt "$deadline" ] && fail "$tag: fewer than 40 blocks in 120 s"
 				sleep 0.2
@@ -222,7 +223,7 @@ for arch in $ARCHES; do
 			GUARD_JOB= RNGD_PID=
 			[ "$rc" = 0 ] || fail "$tag: rngd exited $rc after SIGTERM (99: wrote to /dev/random)"
 			size=$(stat -c %s "$T/sink")
-			[ $(( size % 2500 )) = 0 ] || fail "$tag: the sink holds $size bytes, not whole blocks"
+			[ $(( size % FIPS_BLOCK_BYTES )) = 0 ] || fail "$tag: the sink holds $size bytes, not whole blocks"
 			# Every block in the sink passes this machine's gate: replaying it
 			# (after a 4-byte continuous-test seed) keeps every byte.
 			{ head -c 4 /dev/urandom; cat "$T/sink"; } > "$T/replay"
@@ -230,7 +231,7 @@ for arch in $ARCHES; do
 			cmp -s "$T/sink" "$T/replayed" || fail "$tag: the sink holds blocks that fail the gate"
 			to_sink=$(grep -E "notice: $src: summary:" "$T/log" | grep -oE 'bytes to sink [0-9]+' | awk '{print $NF}')
 			[ "${to_sink:-}" = "$size" ] || fail "$tag: summary says ${to_sink:-no} bytes to the sink, it has $size"
-			passed=$(( size / 2500 ))
+			passed=$(( size / FIPS_BLOCK_BYTES ))
 			grep -q "opened reading" "$T/log" || fail "$tag: no 'opened reading ...' line"
 			echo "ok: $tag: rngd -n $src: $(grep -o 'opened reading[^,]*' "$T/log"), $passed blocks, all pass the gate"
 		else

@@ -10,6 +10,7 @@
 # (no clang with libFuzzer).
 set -u
 : "${top_builddir:?run from make}" "${top_srcdir:?run from make}"
+. "$top_srcdir/tests/lib/fips-constants.sh"
 seconds=${1:-10}
 max_runs=${2:-100000000}
 fdir=$top_builddir/tests/fuzz
@@ -30,7 +31,7 @@ for h in $harnesses; do
 	mkdir -p "$scratch/$corpus"
 	max_len=4096
 	extra=()
-	[ "$h" = fuzz_gate ] && max_len=$((4 + 3 + 8 * 2500))
+	[ "$h" = fuzz_gate ] && max_len=$((4 + 3 + 8 * FIPS_BLOCK_BYTES))
 	# Option names and range edges, and comparison operands as feedback,
 	# so an off-by-one at a range edge is a mutation or two away.
 	case $h in fuzz_config|fuzz_cli)

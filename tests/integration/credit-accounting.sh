@@ -41,7 +41,7 @@ CONF
 conf 0.004 > "$T/conf"
 args=(-c "$T/conf" -o /dev/null
       --on-fail=mix --quarantine-after=3 --retest-after=0.3 --retest-max=0.6
-      --topup-interval=1 --topup-bytes=2500 --stats-file="$T/metrics" --stats-interval=1)
+      --topup-interval=1 --topup-bytes=$FIPS_BLOCK_BYTES --stats-file="$T/metrics" --stats-interval=1)
 
 # Run 1: fill, ready, top-ups; a SIGHUP that lowers the good source's
 # credit, then one that fails (and must change nothing).

@@ -34,13 +34,14 @@ grep -q "read to its end by an earlier run" "$T/log.end2" || fail "the run after
 credited=$(grep -E "notice: file: summary:" "$T/log.end2" | grep -oE "bits credited [0-9]+" | awk '{print $NF}')
 [ "${credited:-0}" = 0 ] || fail "a run after the end credited $credited bits"
 
-python3 - "$T/a" "$T/sink" $blocks <<'PY' || fail "a block reached the sink twice"
+python3 - "$T/a" "$T/sink" $blocks "$BLOCK" <<'PY' || fail "a block reached the sink twice"
 import sys
 src = open(sys.argv[1], 'rb').read()[4:]
 sink = open(sys.argv[2], 'rb').read()
 n = int(sys.argv[3])
-twice = [i for i in range(n) if sink.count(src[i * 2500:i * 2500 + 32]) > 1]
-seen = sum(1 for i in range(n) if src[i * 2500:i * 2500 + 32] in sink)
+b = int(sys.argv[4])
+twice = [i for i in range(n) if sink.count(src[i * b:i * b + 32]) > 1]
+seen = sum(1 for i in range(n) if src[i * b:i * b + 32] in sink)
 print("blocks in the sink: %d of %d, twice: %d" % (seen, n, len(twice)))
 sys.exit(1 if twice or seen < n // 2 else 0)
 PY

@@ -7,7 +7,8 @@ set -u
 RNGD=${DAEMON_RNGD:-$top_builddir/rngd/rngd}
 HELPER=$top_builddir/tests/integration/daemon-helper
 GUARD=$top_srcdir/tests/integration/guard.sh
-BLOCK=2500
+. "$top_srcdir/tests/lib/fips-constants.sh"
+BLOCK=$FIPS_BLOCK_BYTES
 T=$(mktemp -d "${TMPDIR:-/tmp}/rngd-test.XXXXXX")
 GUARD_JOB=
 RNGD_PID=

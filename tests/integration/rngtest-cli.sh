@@ -5,7 +5,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/rngtest-lib.sh"
 
-BLOCK=2500
+BLOCK=$FIPS_BLOCK_BYTES
 
 # run NAME ARGS... < input: stderr in $work/NAME.err, stdout in $work/NAME.out, rc in $rc.
 run() {
@@ -30,7 +30,7 @@ check "-c 1000: run time line" grep -Eq '^rngtest: Program run time: [0-9]+ micr
 
 # ---- zeros: every block fails monobit (and the rest).
 rc=0
-head -c 250000 /dev/zero | "$ours" 2>"$work/zeros.err" || rc=$?
+head -c $(( 100 * BLOCK )) /dev/zero | "$ours" 2>"$work/zeros.err" || rc=$?
 check "zeros: exit 1" [ "$rc" = 1 ]
 check "zeros: 99 blocks, all failing" [ "$(value "$work/zeros.err" 'FIPS 140-2 failures')" = 99 ]
 check "zeros: no success" [ "$(value "$work/zeros.err" 'FIPS 140-2 successes')" = 0 ]
@@ -140,13 +140,13 @@ check "SIGTERM: report shows the 4 blocks read" [ \
 
 # ---- a non-blocking stdin that runs dry now and then (EAGAIN): wait, don't fail.
 rc=0
-python3 - "$ours" >"$work/nonblock.err" 2>&1 <<'PY' || rc=$?
+python3 - "$ours" "$BLOCK" >"$work/nonblock.err" 2>&1 <<'PY' || rc=$?
 import fcntl, os, subprocess, sys, time
 r, w = os.pipe()
 fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
 p = subprocess.Popen([sys.argv[1]], stdin=r, stderr=subprocess.PIPE)
 os.close(r)
-data = os.urandom(4 + 5 * 2500)
+data = os.urandom(4 + 5 * int(sys.argv[2]))
 for i in range(0, len(data), 1000):
     os.write(w, data[i:i + 1000])
     time.sleep(0.02)
@@ -184,7 +184,7 @@ check "-t 1: the timed report came after block 4" \
 
 # ---- SP 800-90B.
 rc=0
-head -c 250000 /dev/zero | "$ours" --sp800-90b 2>"$work/sp_zero.err" || rc=$?
+head -c $(( 100 * BLOCK )) /dev/zero | "$ours" --sp800-90b 2>"$work/sp_zero.err" || rc=$?
 check "--sp800-90b on zeros: exit 1" [ "$rc" = 1 ]
 check "--sp800-90b on zeros: parameters line" grep -Eq '^rngtest: SP 800-90B: 8-bit samples, H=6, alpha=2\^-30, RCT C=[0-9]+, APT W=512 C=[0-9]+$' "$work/sp_zero.err"
 check "--sp800-90b on zeros: every block fails the RCT" grep -Eq '^rngtest: SP 800-90B Repetition count \(C=[0-9]+\): 99$' "$work/sp_zero.err"

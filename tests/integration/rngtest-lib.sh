@@ -1,6 +1,7 @@
 # Helpers sourced by the rngtest-*.sh tests.
 : "${top_srcdir:?top_srcdir must be set (make check sets it)}"
 : "${top_builddir:?top_builddir must be set (make check sets it)}"
+. "$top_srcdir/tests/lib/fips-constants.sh"
 
 ours=${RNGTEST:-$top_builddir/rngtest}
 gen=$top_builddir/tests/integration/gen-input

@@ -17,7 +17,7 @@ fi
 echo "peer: $peer"
 
 MiB=1048576
-BLOCK=2500
+BLOCK=$FIPS_BLOCK_BYTES
 
 # run_both NAME OPTIONS GEN-ARGS...: feed the generated input to both tools
 # with OPTIONS, keep stderr in $work/NAME.{peer,ours}, stdout in

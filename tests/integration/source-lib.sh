@@ -3,6 +3,7 @@
 # every exit path, and the rngtest verdict on a dump.
 set -u
 : "${top_builddir:?run from make check}" "${top_srcdir:?run from make check}"
+. "$top_srcdir/tests/lib/fips-constants.sh"
 DUMP=$top_builddir/tests/integration/source-dump
 RNGTEST=$top_builddir/rngtest
 T=$(mktemp -d "${TMPDIR:-/tmp}/rngd-source-test.XXXXXX")

@@ -12,8 +12,8 @@ if ! grep -qwE 'rdrand|rdseed' /proc/cpuinfo; then
 	echo "ok: no RDRAND/RDSEED here, refused with: $(cat "$T/dump.err")"
 	exit 0
 fi
-"$DUMP" -v -n $(( 4 + 1000 * 2500 )) rdrand > "$T/rdrand.bin" 2> "$T/dump.err" || fail "source-dump rdrand failed"
-[ "$(stat -c %s "$T/rdrand.bin")" = $(( 4 + 1000 * 2500 )) ] || fail "short dump"
+"$DUMP" -v -n $(( 4 + 1000 * FIPS_BLOCK_BYTES )) rdrand > "$T/rdrand.bin" 2> "$T/dump.err" || fail "source-dump rdrand failed"
+[ "$(stat -c %s "$T/rdrand.bin")" = $(( 4 + 1000 * FIPS_BLOCK_BYTES )) ] || fail "short dump"
 read -r bad run rct apt < <(gate_report "$T/rdrand.bin" 1000) || fail "rngtest"
 [ "$bad" -le 10 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 1000 blocks"

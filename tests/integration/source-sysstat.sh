@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/integration/source-lib.sh"
 blocks=200
 
-"$DUMP" -v -n $(( 4 + blocks * 2500 )) sysstat > "$T/sysstat.bin" 2> "$T/dump.err" || fail "source-dump sysstat failed"
+"$DUMP" -v -n $(( 4 + blocks * FIPS_BLOCK_BYTES )) sysstat > "$T/sysstat.bin" 2> "$T/dump.err" || fail "source-dump sysstat failed"
 grep -q "entropy_per_bit 0.000000" "$T/dump.err" || fail "sysstat opened with a credit: $(head -1 "$T/dump.err")"
 read -r bad run rct apt < <(gate_report "$T/sysstat.bin" "$blocks") || fail "rngtest"
 [ "$run" -lt 3 ] || fail "$run failing blocks in a row: the sampler's output is not random-looking"

@@ -43,15 +43,15 @@ start_tcsd
 TPM_OPTS=(-O host:127.0.0.1 -O port:"$tcsd_port")
 
 # 1. Bytes through the gate.
-"$DUMP" -v "${TPM_OPTS[@]}" -n $(( 4 + 200 * 2500 )) tpm > "$T/tpm.bin" 2> "$T/dump1.err" ||
+"$DUMP" -v "${TPM_OPTS[@]}" -n $(( 4 + 200 * FIPS_BLOCK_BYTES )) tpm > "$T/tpm.bin" 2> "$T/dump1.err" ||
 	fail "source-dump tpm failed"
 read -r bad run rct apt < <(gate_report "$T/tpm.bin" 200) || fail "rngtest"
 [ "$bad" -le 5 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 200 blocks"
 rate=$(tail -1 "$T/dump1.err" | sed 's/^source-dump: //')
 
-# 2. tcsd killed and restarted in the middle of a paced dump (2500 bytes every 20 ms).
-"$DUMP" -v "${TPM_OPTS[@]}" -n $(( 4 + 200 * 2500 )) -c 2500 -d 20 tpm > "$T/tpm2.bin" 2> "$T/dump2.err" &
+# 2. tcsd killed and restarted in the middle of a paced dump (a block every 20 ms).
+"$DUMP" -v "${TPM_OPTS[@]}" -n $(( 4 + 200 * FIPS_BLOCK_BYTES )) -c "$FIPS_BLOCK_BYTES" -d 20 tpm > "$T/tpm2.bin" 2> "$T/dump2.err" &
 dump_pid=$!
 HELPER_PIDS+=("$dump_pid")
 sleep 1
@@ -63,7 +63,7 @@ wait "$dump_pid"
 rc=$?
 HELPER_PIDS=("${HELPER_PIDS[@]/$dump_pid}")
 [ "$rc" = 0 ] || fail "source-dump failed across the tcsd restart ($rc)"
-[ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * 2500 )) ] || fail "short dump across the restart"
+[ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * FIPS_BLOCK_BYTES )) ] || fail "short dump across the restart"
 grep -q "reconnected to tcsd" "$T/dump2.err" || fail "no reconnection reported"
 read -r bad run rct apt < <(gate_report "$T/tpm2.bin" 200) || fail "rngtest"
 [ "$bad" -le 5 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] || fail "after the restart: $bad failures, RCT $rct, APT $apt"
@@ -105,6 +105,6 @@ HELPER_PIDS=("${HELPER_PIDS[@]/$guard_pid}")
 [ "$rc" = 0 ] || fail "rngd (guarded) exited $rc"
 credited=$(grep -E "tpm: summary:" "$T/rngd.log" | tail -1 | grep -oE "bits credited [0-9]+" | awk '{print $NF}')
 [ -n "$credited" ] && [ "$credited" -gt 0 ] || fail "rngd credited nothing from the tpm source"
-sink_blocks=$(( $(stat -c %s "$T/sink") / 2500 ))
+sink_blocks=$(( $(stat -c %s "$T/sink") / FIPS_BLOCK_BYTES ))
 
 echo "ok: tpm 1.2 via tcsd:$tcsd_port -> swtpm:$swtpm_port; $rate; $reconnect; rngd: $sink_blocks blocks to the sink, $credited bits credited, survived a tcsd restart"

@@ -19,8 +19,8 @@ SWTPM_PID=$LAST_PID
 wait_port "$port"
 TCTI="tcti:swtpm:host=127.0.0.1,port=$port"
 
-"$DUMP" -v -O "$TCTI" -n $(( 4 + 200 * 2500 )) tpm2 > "$T/tpm2.bin" 2> "$T/dump.err" || fail "source-dump tpm2 failed"
-[ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * 2500 )) ] || fail "short dump"
+"$DUMP" -v -O "$TCTI" -n $(( 4 + 200 * FIPS_BLOCK_BYTES )) tpm2 > "$T/tpm2.bin" 2> "$T/dump.err" || fail "source-dump tpm2 failed"
+[ "$(stat -c %s "$T/tpm2.bin")" = $(( 4 + 200 * FIPS_BLOCK_BYTES )) ] || fail "short dump"
 read -r bad run rct apt < <(gate_report "$T/tpm2.bin" 200) || fail "rngtest"
 [ "$bad" -le 5 ] && [ "$run" -le 2 ] && [ "$rct" = 0 ] && [ "$apt" = 0 ] ||
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 200 blocks"
@@ -30,7 +30,7 @@ rate=$(tail -1 "$T/dump.err" | sed 's/^source-dump: //')
 grep -qE '^tpm2 +yes ' "$T/list.out" || fail "rngd -l with the swtpm TCTI: $(grep tpm2 "$T/list.out")"
 
 # swtpm gone in the middle of a paced dump: a clear failure, never zeros.
-"$DUMP" -v -O "$TCTI" -n $(( 1000 * 2500 )) -c 2500 -d 20 tpm2 > "$T/cut.bin" 2> "$T/cut.err" &
+"$DUMP" -v -O "$TCTI" -n $(( 1000 * FIPS_BLOCK_BYTES )) -c "$FIPS_BLOCK_BYTES" -d 20 tpm2 > "$T/cut.bin" 2> "$T/cut.err" &
 dump_pid=$!
 HELPER_PIDS+=("$dump_pid")
 sleep 1

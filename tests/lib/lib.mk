@@ -1,3 +1,6 @@
 # tests/lib/lib.mk: helpers shared by the test programs, listed in their
 # _SOURCES (one copy of each instead of one per program).
 TESTS_LIB_SLURP = tests/lib/slurp.c tests/lib/slurp.h
+
+# fips/fips.h's constants for the shell tests (sourced; reads the header).
+EXTRA_DIST += tests/lib/fips-constants.sh
