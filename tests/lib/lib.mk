@@ -1,6 +1,8 @@
 # tests/lib/lib.mk: helpers shared by the test programs, listed in their
 # _SOURCES (one copy of each instead of one per program).
 TESTS_LIB_SLURP = tests/lib/slurp.c tests/lib/slurp.h
+# A source made for a test, torn down after it, refusing as it must (cmocka).
+TESTS_LIB_SOURCE_FIXTURE = tests/lib/source_fixture.c tests/lib/source_fixture.h
 
 # fips/fips.h's constants for the shell tests (sourced; reads the header).
 EXTRA_DIST += tests/lib/fips-constants.sh

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
+
 #include "sources/darn.h"
 #include "sources/source.h"
 
@@ -70,12 +72,10 @@ static const struct darn_hw fake_hw = { .hwcap2 = fake_hwcap2, .darn = fake_darn
 
 static int setup(void **state)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
+	struct rng_source *src = fixture_source_new(&rng_source_darn_ops);
 
 	memset(&cpu, 0, sizeof(cpu));
 	cpu.hwcap2 = DARN_HWCAP2_DARN;
-	assert_non_null(src);
-	rng_source_init(src, &rng_source_darn_ops);
 	assert_int_equal(darn_source_use_hw(src, &fake_hw), 0);
 	*state = src;
 	return 0;
@@ -85,9 +85,7 @@ static int teardown(void **state)
 {
 	struct rng_source *src = *state;
 
-	src->ops->close(src);
-	rng_source_destroy(src);
-	free(src);
+	fixture_source_free(src);
 	return 0;
 }
 
@@ -98,9 +96,7 @@ static void test_not_power(void **state)
 	struct rng_source *src = *state;
 
 	cpu.not_power = 1;
-	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "not a 64-bit POWER CPU"));
-	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_source_refuses(src, -ENODEV, "not a 64-bit POWER CPU");
 	assert_int_equal(cpu.calls, 0);
 }
 
@@ -110,9 +106,7 @@ static void test_power8(void **state)
 	struct rng_source *src = *state;
 
 	cpu.hwcap2 = ~DARN_HWCAP2_DARN;
-	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "lacks DARN"));
-	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_source_refuses(src, -ENODEV, "lacks DARN");
 	assert_int_equal(cpu.calls, 0);
 }
 

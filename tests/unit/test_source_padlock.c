@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
+
 #include "sources/padlock.h"
 #include "sources/source.h"
 
@@ -75,7 +77,7 @@ static const uint32_t script_eight_bytes[] = { RNG_OK | 8 };
 
 static int setup(void **state)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
+	struct rng_source *src = fixture_source_new(&rng_source_padlock_ops);
 
 	memset(&cpu, 0, sizeof(cpu));
 	cpu.vendor = "CentaurHauls";
@@ -83,7 +85,6 @@ static int setup(void **state)
 	cpu.centaur_edx = (1u << 2) | (1u << 3);
 	cpu.eax_script = script_one_byte;
 	cpu.script_len = 1;
-	rng_source_init(src, &rng_source_padlock_ops);
 	assert_int_equal(padlock_source_use_hw(src, &fake_hw), 0);
 	*state = src;
 	return 0;
@@ -93,9 +94,7 @@ static int teardown(void **state)
 {
 	struct rng_source *src = *state;
 
-	src->ops->close(src);
-	rng_source_destroy(src);
-	free(src);
+	fixture_source_free(src);
 	return 0;
 }
 
@@ -121,9 +120,7 @@ static void test_via_present_disabled(void **state)
 	struct rng_source *src = *state;
 
 	cpu.centaur_edx = 1u << 2;
-	assert_int_equal(src->ops->probe(src), -EPERM);
-	assert_non_null(strstr(src->why, "present but disabled"));
-	assert_int_equal(src->ops->open(src), -EPERM);
+	assert_source_refuses(src, -EPERM, "present but disabled");
 	assert_int_equal(cpu.calls, 0);
 }
 
@@ -151,9 +148,7 @@ static void test_intel(void **state)
 
 	cpu.vendor = "GenuineIntel";
 	/* Even if the Centaur leaf read back RNG bits, the vendor decides. */
-	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "GenuineIntel"));
-	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_source_refuses(src, -ENODEV, "GenuineIntel");
 	assert_int_equal(src->ops->read(src, (char[4]){ 0 }, 4), -EBADF);
 	assert_int_equal(cpu.calls, 0);
 }

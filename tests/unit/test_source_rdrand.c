@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
+
 #include "sources/rdrand.h"
 #include "rngd/credit.h"
 #include "sources/source.h"
@@ -103,7 +105,7 @@ static const struct rdrand_hw fake_hw = {
 
 static int setup(void **state)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
+	struct rng_source *src = fixture_source_new(&rng_source_rdrand_ops);
 
 	memset(&cpu, 0, sizeof(cpu));
 	cpu.max_leaf = 0x16;
@@ -113,7 +115,6 @@ static int setup(void **state)
 	cpu.rdseed_budget = -1;
 	cpu.kernel_rdseed = 1;
 	cpu.kernel_rdrand = 1;
-	rng_source_init(src, &rng_source_rdrand_ops);
 	assert_int_equal(rdrand_source_use_hw(src, &fake_hw), 0);
 	*state = src;
 	return 0;
@@ -123,9 +124,7 @@ static int teardown(void **state)
 {
 	struct rng_source *src = *state;
 
-	src->ops->close(src);
-	rng_source_destroy(src);
-	free(src);
+	fixture_source_free(src);
 	return 0;
 }
 
@@ -154,9 +153,7 @@ static void test_probe_none(void **state)
 
 	cpu.leaf1_ecx = 0;
 	cpu.leaf7_ebx = 0;
-	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "lacks RDSEED and RDRAND"));
-	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_source_refuses(src, -ENODEV, "lacks RDSEED and RDRAND");
 	assert_int_equal(src->ops->read(src, (char[8]){ 0 }, 8), -EBADF);
 	assert_int_equal(cpu.rdrand_calls + cpu.rdseed_calls, 0);
 }

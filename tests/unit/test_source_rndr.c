@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
+
 #include "sources/rndr.h"
 #include "sources/source.h"
 
@@ -77,12 +79,10 @@ static const struct rndr_hw fake_hw = {
 
 static int setup(void **state)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
+	struct rng_source *src = fixture_source_new(&rng_source_rndr_ops);
 
 	memset(&cpu, 0, sizeof(cpu));
 	cpu.hwcap2 = RNDR_HWCAP2_RNG;
-	assert_non_null(src);
-	rng_source_init(src, &rng_source_rndr_ops);
 	assert_int_equal(rndr_source_use_hw(src, &fake_hw), 0);
 	*state = src;
 	return 0;
@@ -92,9 +92,7 @@ static int teardown(void **state)
 {
 	struct rng_source *src = *state;
 
-	src->ops->close(src);
-	rng_source_destroy(src);
-	free(src);
+	fixture_source_free(src);
 	return 0;
 }
 
@@ -105,9 +103,7 @@ static void test_not_arm64(void **state)
 	struct rng_source *src = *state;
 
 	cpu.not_arm64 = 1;
-	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "not an arm64 CPU"));
-	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_source_refuses(src, -ENODEV, "not an arm64 CPU");
 	assert_int_equal(cpu.rndrrs_calls + cpu.rndr_calls, 0);
 }
 
@@ -116,9 +112,7 @@ static void test_no_feat_rng(void **state)
 	struct rng_source *src = *state;
 
 	cpu.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
-	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "lacks FEAT_RNG"));
-	assert_int_equal(src->ops->open(src), -ENODEV);
+	assert_source_refuses(src, -ENODEV, "lacks FEAT_RNG");
 	assert_int_equal(cpu.rndrrs_calls + cpu.rndr_calls, 0);
 }
 

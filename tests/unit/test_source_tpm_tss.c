@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
+
 #include <tss/tspi.h>
 #include <trousers/trousers.h>
 #include <tss/tss_error.h>
@@ -151,11 +153,10 @@ static const struct tpm_tss_api fake_api = {
 
 static int setup(void **state)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
+	struct rng_source *src = fixture_source_new(&rng_source_tpm_ops);
 
 	memset(&tspi, 0, sizeof(tspi));
 	tspi.comm_fail_after = -1;
-	rng_source_init(src, &rng_source_tpm_ops);
 	assert_int_equal(tpm_tss_source_use_api(src, &fake_api), 0);
 	*state = src;
 	return 0;
@@ -165,9 +166,7 @@ static int teardown(void **state)
 {
 	struct rng_source *src = *state;
 
-	src->ops->close(src);
-	rng_source_destroy(src);
-	free(src);
+	fixture_source_free(src);
 	/* Every context closed, every buffer handed back. */
 	assert_int_equal(tspi.live_contexts, 0);
 	assert_int_equal(tspi.live_buffers, 0);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tests/lib/source_fixture.h"
+
+struct rng_source *fixture_source_new(const struct rng_source_ops *ops)
+{
+	struct rng_source *src = calloc(1, sizeof(*src));
+
+	assert_non_null(src);
+	rng_source_init(src, ops);
+	return src;
+}
+
+void fixture_source_free(struct rng_source *src)
+{
+	src->ops->close(src);
+	rng_source_destroy(src);
+	free(src);
+}
+
+void assert_source_refuses(struct rng_source *src, int err, const char *reason)
+{
+	assert_int_equal(src->ops->probe(src), err);
+	if (!strstr(src->why, reason))
+		fail_msg("%s: probe says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+	assert_int_equal(src->ops->open(src), err);
+	if (!strstr(src->why, reason))
+		fail_msg("%s: open says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every source unit test sets up and checks the same way: a source
+ * made for a test and torn down after it, and a source that must refuse.
+ * cmocka's assertions: include <cmocka.h> (and its prerequisites) first.
+ */
+#ifndef RNGD_TESTS_LIB_SOURCE_FIXTURE_H
+#define RNGD_TESTS_LIB_SOURCE_FIXTURE_H
+
+#include "sources/source.h"
+
+/* A fresh, initialised source of @ops (fails the test if out of memory). */
+struct rng_source *fixture_source_new(const struct rng_source_ops *ops);
+
+/* close(), rng_source_destroy() and free(): a test's teardown. */
+void fixture_source_free(struct rng_source *src);
+
+/* probe() and open() both fail with @err, and src->why says @reason. */
+void assert_source_refuses(struct rng_source *src, int err, const char *reason);
+
+#endif
