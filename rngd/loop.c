@@ -351,7 +351,8 @@ static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
 static void slot_flush_pause(struct rngd_slot *s, bool pause)
 {
 	(void)pthread_mutex_lock(&s->lock);
-	explicit_bzero(s->ring, sizeof(s->ring));
+	if (s->ring)
+		explicit_bzero(s->ring, RNGD_QUEUE_BLOCKS * sizeof(*s->ring));
 	s->head = 0;
 	s->count = 0;
 	s->flushed = true;
@@ -933,6 +934,12 @@ static int start_threads(struct rngd_loop *l)
 
 		if (!s->enabled)
 			continue;
+		if (!s->ring)
+			s->ring = calloc(RNGD_QUEUE_BLOCKS, sizeof(*s->ring));
+		if (!s->ring) {
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader: out of memory");
+			return -ENOMEM;
+		}
 		r = rngd_thread_start(&s->thread, reader_main, s);
 		if (r != 0) {
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
@@ -1165,7 +1172,8 @@ void rngd_loop_destroy(struct rngd_loop *l)
 			s->src.ops->close(&s->src);
 		s->is_open = false;
 		/* Tested bytes still queued: nobody will read them now. */
-		explicit_bzero(s->ring, sizeof(s->ring));
+		if (s->ring)
+			explicit_bzero(s->ring, RNGD_QUEUE_BLOCKS * sizeof(*s->ring));
 		s->count = 0;
 		if (s->gate_ready)
 			fips_gate_destroy(&s->gate);

@@ -274,6 +274,7 @@ void rngd_source_set_free(struct rngd_slot *slots, size_t n)
 			return;
 		if (!slots[i].abandoned)
 			rng_source_destroy(&slots[i].src);
+		free(slots[i].ring);
 	}
 	free(slots);
 }

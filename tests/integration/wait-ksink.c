@@ -140,6 +140,7 @@ int main(int argc, char **argv)
 	rngd_loop_destroy(&loop);
 	sink.ops->close(&sink);
 	rng_source_destroy(&slot->src);
+	free(slot->ring);
 	free(slot);
 	rngd_log_close(&log);
 	printf("adds %lu bytes %lu\n", mock_adds, mock_bytes);

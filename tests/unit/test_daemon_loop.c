@@ -181,6 +181,13 @@ struct run {
 
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink);
 
+/* The slot and the queue its reader was given (source_set.c frees both in rngd). */
+static void free_slot(struct rngd_slot *slot)
+{
+	free(slot->ring);
+	free(slot);
+}
+
 static void run_loop(struct run *r, unsigned int term_after_ms)
 {
 	run_loop_sink(r, term_after_ms, NULL);
@@ -259,7 +266,7 @@ static void test_nothing_read_without_demand(void **state)
 	/* demand() is asked when woken by a queued block, not in a loop. */
 	if (r.sink.demand_calls > RNGD_QUEUE_BLOCKS + 4)
 		fail_msg("demand() called %u times in 600 ms with nothing wanted", r.sink.demand_calls);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 static void test_eio_closes_and_reopens(void **state)
@@ -277,7 +284,7 @@ static void test_eio_closes_and_reopens(void **state)
 	assert_true(r.src.closes >= 1);
 	assert_true(r.slot->stats.read_errors >= 1);
 	assert_true(r.sink.bytes >= 20 * FIPS_BLOCK_BYTES);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 static void test_stuck_reader_does_not_block_exit(void **state)
@@ -293,7 +300,7 @@ static void test_stuck_reader_does_not_block_exit(void **state)
 	if (r.run_ms >= 1500)
 		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r.run_ms);
 	assert_true(r.slot->stuck);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 /*
@@ -323,7 +330,7 @@ static void test_reader_waiting_on_fd_stops_on_its_own(void **state)
 		fail_msg("SIGTERM took %ld ms with a reader waiting on its fd", r.run_ms);
 	(void)close(p[0]);
 	(void)close(p[1]);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 static void test_credit_split_over_steps(void **state)
@@ -342,7 +349,7 @@ static void test_credit_split_over_steps(void **state)
 	/* entropy_per_bit 0.5: 4 bits per byte, however the block was cut. */
 	assert_int_equal(r.sink.credit, r.sink.bytes * 4);
 	assert_int_equal(r.slot->stats.bits_credited, r.sink.credit);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 static void test_mix_gives_zero_credit(void **state)
@@ -362,7 +369,7 @@ static void test_mix_gives_zero_credit(void **state)
 	assert_true(r.slot->stats.blocks_failed >= 5);
 	assert_int_equal(r.slot->stats.blocks_passed, 0);
 	assert_int_equal(r.slot->stats.bytes_mixed, r.sink.bytes);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 static void test_drop_quarantines(void **state)
@@ -378,7 +385,7 @@ static void test_drop_quarantines(void **state)
 	assert_int_equal(r.slot->stats.quarantines, 1);
 	/* 3 failures quarantine it; the 1 s re-test is not due within 400 ms. */
 	assert_int_equal(r.slot->stats.blocks_failed, 3);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 /* A source that cannot be opened is retried with back-off (100, 200, 400,
@@ -399,7 +406,7 @@ static void test_open_failure_backs_off(void **state)
 		fail_msg("%d opens in 1 s: the back-off does not wait", r.src.opens);
 	if (r.src.opens < 3)
 		fail_msg("only %d opens in 1 s: no retry", r.src.opens);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 /* What the reader of a stalled FIFO does: nothing for @ms, then drains
@@ -501,7 +508,7 @@ static void test_stalled_fifo_sink_sleeps(void **state)
 	if (counted_zero_demands > RNGD_QUEUE_BLOCKS + 3)
 		fail_msg("the stalled sink was asked %u times in 2 s: polled on a timer", counted_zero_demands);
 	assert_true(r.slot->stats.blocks_passed >= 10);
-	free(r.slot);
+	free_slot(r.slot);
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -526,8 +533,9 @@ static void test_queue_wiped(void **state)
 	r.sink.stop_after_bytes = 3 * FIPS_BLOCK_BYTES;
 	run_loop(&r, 0);
 	assert_true(r.sink.bytes >= 3 * FIPS_BLOCK_BYTES);
-	assert_true(all_zero(r.slot->ring, sizeof(r.slot->ring)));
-	free(r.slot);
+	assert_non_null(r.slot->ring);
+	assert_true(all_zero(r.slot->ring, RNGD_QUEUE_BLOCKS * sizeof(*r.slot->ring)));
+	free_slot(r.slot);
 }
 
 /* A sink that says the kernel pool is still filling (credit counts). */
@@ -584,6 +592,8 @@ static void test_credited_first_while_filling(void **state)
 	assert_int_equal(slots[1].stats.bits_credited, fs.credit);
 	rngd_loop_destroy(&loop);
 	rngd_log_close(&log);
+	for (int i = 0; i < 2; i++)
+		free(slots[i].ring);
 	free(slots);
 }
 
