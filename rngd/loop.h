@@ -151,8 +151,6 @@ struct rngd_loop {
 	struct rngd_ratelimit loop_rl;
 };
 
-/* Set up fds (blocks the signals it handles in the calling thread; call
- * before any thread exists). 0 or -errno. */
 /*
  * The signals the loop handles through its signalfd. main() blocks them
  * before anything else, so one arriving during start-up waits for the
@@ -160,6 +158,8 @@ struct rngd_loop {
  */
 void rngd_loop_signal_set(sigset_t *set);
 
+/* Set up fds (blocks the signals it handles in the calling thread; call
+ * before any thread exists). 0 or -errno. */
 int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
 		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
 

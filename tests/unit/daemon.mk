@@ -6,9 +6,9 @@ DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/cr
 DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
 DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h rngd/log.c \
 	rngd/credit.c rngd/stats.c rngd/notify.c rngd/hwrng_quality.c rngd/sink_file.c
-DAEMON_LOOP_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SYSTEMD_CFLAGS) -pthread
+DAEMON_LOOP_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) \
-	$(SYSTEMD_LIBS) $(CMOCKA_LIBS) -lm -lpthread
+	$(CMOCKA_LIBS) -lm -lpthread
 DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c \
 	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
