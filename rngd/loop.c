@@ -2,8 +2,8 @@
 /*
  * The event loop.
  *
- *   1. Reader threads   one per source: open, read whole blocks, queue
- *                       them, block while the queue is full.
+ *   1. Reader threads   rngd/reader.c, one per source: open, read whole
+ *                       blocks, queue them, block while the queue is full.
  *   2. Gate and credit  main thread: a block taken from a queue goes
  *                       through its source's gate; passing blocks earn
  *                       credit, failing ones count, quarantine, or mix.
