@@ -2,8 +2,8 @@
 /*
  * The event loop.
  *
- *   1. Reader threads   one per source: open, read whole blocks, queue
- *                       them, block while the queue is full.
+ *   1. Reader threads   rngd/reader.c, one per source: open, read whole
+ *                       blocks, queue them, block while the queue is full.
  *   2. Gate and credit  main thread: a block taken from a queue goes
  *                       through its source's gate; passing blocks earn
  *                       credit, failing ones count, quarantine, or mix.
@@ -34,6 +34,7 @@
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
 #include "rngd/notify.h"
+#include "rngd/reader.h"
 #include "rngd/thread_stack.h"
 
 #define STATUS_EVERY_MS 10000u
@@ -75,14 +76,6 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 	return st;
 }
 
-static void wake_main(struct rngd_loop *l)
-{
-	uint64_t one = 1;
-
-	/* A full counter already means "wake up"; nothing to do on EAGAIN. */
-	(void)!write(l->event_fd, &one, sizeof(one));
-}
-
 /* True while the host's kernel pool is filling (credit counts): then
  * credited blocks go first and only to the host (rngd.8). */
 static bool host_filling(const struct rngd_loop *l)
@@ -95,276 +88,9 @@ static bool host_filling(const struct rngd_loop *l)
 	return c.pool_phases && c.filling;
 }
 
-/* ---- 1. Reader threads ------------------------------------------------ */
-
-/*
- * The slot's condition variable times out against CLOCK_MONOTONIC, the
- * clock reader_pause() builds its deadlines from: with the default
- * (CLOCK_REALTIME) every monotonic deadline lies decades in the past and
- * each back-off returns at once, a busy loop.
- */
-static int slot_cond_init(pthread_cond_t *cond)
-{
-	pthread_condattr_t attr;
-	int r;
-
-	r = pthread_condattr_init(&attr);
-	if (r != 0)
-		return -r;
-	r = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	if (r == 0)
-		r = pthread_cond_init(cond, &attr);
-	(void)pthread_condattr_destroy(&attr);
-	return -r;
-}
-
-/* Sleep up to @ms or until stop/reopen; returns with the lock released. */
-static void reader_pause(struct rngd_slot *s, unsigned int ms)
-{
-	struct timespec until;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += ms / 1000u;
-	until.tv_nsec += (long)(ms % 1000u) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
-	(void)pthread_mutex_lock(&s->lock);
-	while (!s->stop && !s->reopen) {
-		if (pthread_cond_timedwait(&s->cond, &s->lock, &until) == ETIMEDOUT)
-			break;
-	}
-	(void)pthread_mutex_unlock(&s->lock);
-}
-
-static void reader_close(struct rngd_slot *s)
-{
-	s->src.ops->close(&s->src);
-	(void)pthread_mutex_lock(&s->lock);
-	s->is_open = false;
-	(void)pthread_mutex_unlock(&s->lock);
-}
-
-/*
- * Source calls may block for long (a FIFO waiting for data, a TPM). A
- * source with an fd is waited for beside the loop's stop_fd, so at
- * shutdown its reader stops on its own: -ECANCELED. A call that blocks
- * anywhere else (a FIFO's open() waiting for a writer, a TPM library, a
- * hwrng read asleep in the kernel: that misc device always polls
- * readable) is left behind by stop_threads() after a grace time, to end
- * with the process. No reader is ever cancelled: a cancel inside a
- * source's library leaves its locks and state undefined, and no race
- * detector can follow it.
- */
-static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
-{
-	if (s->src.fd >= 0) {
-		struct pollfd pfd[2] = {
-			{ .fd = s->src.fd, .events = POLLIN },
-			{ .fd = s->loop->stop_fd, .events = POLLIN },
-		};
-
-		/* A failed poll: read() meets and reports the same fault. */
-		while (poll(pfd, 2, -1) < 0 && errno == EINTR)
-			;
-		if (pfd[1].revents & POLLIN)
-			return -ECANCELED;
-	}
-	return s->src.ops->read(&s->src, buf, len);
-}
-
-/* After every source call, before the reader touches anything shared: a
- * reader that stop_threads() already left behind must not touch the
- * slot's queue, counters, log or source once its call returns. */
-static bool reader_stopping(struct rngd_slot *s)
-{
-	bool stop;
-
-	(void)pthread_mutex_lock(&s->lock);
-	stop = s->stop;
-	(void)pthread_mutex_unlock(&s->lock);
-	return stop;
-}
-
-static void *reader_main(void *arg)
-{
-	struct rngd_slot *s = arg;
-	struct rngd_loop *l = s->loop;
-	struct rngd_block blk;
-	unsigned int backoff = RNGD_REOPEN_MIN_MS;
-	size_t have = 0;
-	bool seeded = false;
-
-	for (;;) {
-		bool reopen, is_open, exhausted, full;
-		size_t need;
-		ssize_t n;
-
-		(void)pthread_mutex_lock(&s->lock);
-		while (!s->stop && !s->reopen && (s->count >= RNGD_QUEUE_BLOCKS || s->exhausted || s->paused))
-			(void)pthread_cond_wait(&s->cond, &s->lock);
-		if (s->flushed) {
-			s->flushed = false;
-			have = 0;
-		}
-		if (s->stop) {
-			(void)pthread_mutex_unlock(&s->lock);
-			break;
-		}
-		reopen = s->reopen;
-		s->reopen = false;
-		is_open = s->is_open;
-		exhausted = s->exhausted;
-		(void)pthread_mutex_unlock(&s->lock);
-
-		if (reopen && is_open) {
-			reader_close(s);
-			is_open = false;
-			have = 0;
-		}
-		if (exhausted)
-			continue;   /* SIGHUP on an exhausted source: still exhausted */
-		if (!is_open) {
-			int r = s->src.ops->open(&s->src);
-			bool stop;
-
-			(void)pthread_mutex_lock(&s->lock);
-			stop = s->stop;
-			if (r == 0) {
-				/* Open now, whatever comes next: rngd_loop_destroy()
-				 * closes it once this thread has ended. */
-				s->is_open = true;
-				s->reopens++;
-			}
-			(void)pthread_mutex_unlock(&s->lock);
-			if (stop)
-				break;
-			if (r == -ENODATA) {
-				rngd_log(l->log, LOG_NOTICE, s->src.name, "exhausted: %s", s->src.why);
-				(void)pthread_mutex_lock(&s->lock);
-				s->exhausted = true;
-				(void)pthread_mutex_unlock(&s->lock);
-				wake_main(l);
-				continue;
-			}
-			if (r < 0) {
-				rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
-						 "cannot open: %s; retrying in %.1f s", s->src.why,
-						 backoff / 1000.0);
-				reader_pause(s, backoff);
-				backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
-				continue;
-			}
-			wake_main(l);
-		}
-
-		/*
-		 * Woken to re-open (SIGHUP) with the queue full or the source
-		 * paused: re-opened, but nothing is read until there is room
-		 * (reading on would overrun the queue, and read ahead of demand).
-		 */
-		(void)pthread_mutex_lock(&s->lock);
-		full = s->count >= RNGD_QUEUE_BLOCKS || s->paused;
-		(void)pthread_mutex_unlock(&s->lock);
-		if (full)
-			continue;
-		need = seeded ? FIPS_BLOCK_BYTES : FIPS_SEED_BYTES;
-		n = reader_read(s, blk.data + have, need - have);
-		if (reader_stopping(s))
-			break;
-		if (n > 0) {
-			(void)pthread_mutex_lock(&s->lock);
-			s->bytes_read += (uint64_t)n;
-			have += (size_t)n;
-			if (s->flushed) {
-				/* Flushed while this block was being read: it
-				 * belongs to the period that was dropped. */
-				s->flushed = false;
-				have = 0;
-			} else if (have == need) {
-				blk.seed = !seeded;
-				s->ring[(s->head + s->count) % RNGD_QUEUE_BLOCKS] = blk;
-				s->count++;
-				have = 0;
-				seeded = true;
-				backoff = RNGD_REOPEN_MIN_MS;
-			}
-			(void)pthread_mutex_unlock(&s->lock);
-			if (have == 0) {
-				/* The queue holds its own copy now. */
-				explicit_bzero(&blk, sizeof(blk));
-				wake_main(l);
-			}
-			continue;
-		}
-		/* End of data or an error: close, and re-open after a pause
-		 * (a regular file's open() then reports it exhausted). */
-		if (n == 0)
-			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_INFO, s->src.name,
-					 "end of data%s; closing and re-opening",
-					 have ? " (partial block dropped)" : "");
-		else
-			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
-					 "%s; closing, re-opening in %.1f s", s->src.why, backoff / 1000.0);
-		(void)pthread_mutex_lock(&s->lock);
-		s->read_errors++;
-		(void)pthread_mutex_unlock(&s->lock);
-		reader_close(s);
-		have = 0;
-		explicit_bzero(&blk, sizeof(blk));
-		wake_main(l);
-		/* No device behind /dev/hwrng now: the device watch wakes us. */
-		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS :
-			     n == -ENODEV && s->device_events ? RNGD_DEVICE_WAIT_MS : backoff);
-		if (n < 0)
-			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
-	}
-	explicit_bzero(&blk, sizeof(blk));
-	return NULL;
-}
-
 /* ---- 2. Gate and credit ----------------------------------------------- */
 
 
-
-static bool slot_take(struct rngd_slot *s, struct rngd_block *out)
-{
-	bool got = false;
-
-	(void)pthread_mutex_lock(&s->lock);
-	if (s->count > 0) {
-		*out = s->ring[s->head];
-		explicit_bzero(&s->ring[s->head], sizeof(s->ring[s->head]));
-		s->head = (s->head + 1) % RNGD_QUEUE_BLOCKS;
-		s->count--;
-		got = true;
-		(void)pthread_cond_signal(&s->cond);
-	}
-	(void)pthread_mutex_unlock(&s->lock);
-	return got;
-}
-
-/* Drop what a failing source queued (and the block it is reading): read
- * in its bad period, never credited. @pause: read nothing more until
- * slot_resume(). */
-static void slot_flush_pause(struct rngd_slot *s, bool pause)
-{
-	(void)pthread_mutex_lock(&s->lock);
-	if (s->ring)
-		explicit_bzero(s->ring, RNGD_QUEUE_BLOCKS * sizeof(*s->ring));
-	s->head = 0;
-	s->count = 0;
-	s->flushed = true;
-	s->paused = pause;
-	(void)pthread_cond_signal(&s->cond);
-	(void)pthread_mutex_unlock(&s->lock);
-}
-
-static void slot_flush(struct rngd_slot *s)
-{
-	slot_flush_pause(s, false);
-}
 
 /*
  * Quarantine: the reader stops, and what it queued is dropped; rngd.8
@@ -374,7 +100,7 @@ static void slot_quarantine_wait(struct rngd_slot *s, uint64_t retest_at_ms)
 {
 	s->retest_at_ms = retest_at_ms;
 	s->retest_waiting = true;
-	slot_flush_pause(s, true);
+	rngd_slot_flush_pause(s, true);
 }
 
 /* The re-test is due: flush once more and let the reader read fresh data,
@@ -387,7 +113,7 @@ static void resume_due_retests(struct rngd_loop *l, uint64_t now)
 		if (!s->started || !s->retest_waiting || now < s->retest_at_ms)
 			continue;
 		s->retest_waiting = false;
-		slot_flush_pause(s, false);
+		rngd_slot_flush_pause(s, false);
 	}
 }
 
@@ -395,7 +121,7 @@ static void resume_due_retests(struct rngd_loop *l, uint64_t now)
  * one, and the new one starts with a clean gate and a clean record. */
 void rngd_slot_reset_gate(struct rngd_slot *slot)
 {
-	slot_flush(slot);
+	rngd_slot_flush_pause(slot, false);
 	if (slot->gate_ready)
 		fips_gate_reset(&slot->gate);
 	slot->fails_in_row = 0;
@@ -549,7 +275,7 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 {
 	struct rngd_block b;
 
-	if (!slot_take(s, &b))
+	if (!rngd_slot_take(s, &b))
 		return;
 	gate_block(l, s, &b, now);
 	explicit_bzero(&b, sizeof(b));
@@ -655,6 +381,15 @@ static void sync_reader_counters(struct rngd_slot *s)
 	s->stats.reopens = s->reopens;
 	s->stats.read_errors = s->read_errors;
 	(void)pthread_mutex_unlock(&s->lock);
+}
+
+/* Stop the readers; the counters of those that ended are final now. */
+static void stop_readers(struct rngd_loop *l)
+{
+	rngd_readers_stop(l);
+	for (size_t i = 0; i < l->n_slots; i++)
+		if (l->slots[i].started && !l->slots[i].abandoned)
+			sync_reader_counters(&l->slots[i]);
 }
 
 void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
@@ -867,7 +602,7 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 
 		s->loop = l;
 		(void)pthread_mutex_init(&s->lock, NULL);
-		r = slot_cond_init(&s->cond);
+		r = rngd_slot_cond_init(&s->cond);
 		if (r < 0)
 			return r;
 		fips_gate_config_default(&gc);
@@ -877,6 +612,36 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 		s->gate_ready = true;
 	}
 	return 0;
+}
+
+void rngd_loop_set_reload(struct rngd_loop *l, rngd_reload_fn reload, void *ctx)
+{
+	l->reload = reload;
+	l->reload_ctx = ctx;
+}
+
+void rngd_loop_set_egd(struct rngd_loop *l, void (*log_stats_extra)(void *ctx, const char *why),
+		       uint64_t (*bytes_served)(void *ctx), void *ctx, struct rng_sink *host_sink)
+{
+	l->log_stats_extra = log_stats_extra;
+	l->log_stats_ctx = ctx;
+	l->egd_bytes_served = bytes_served;
+	l->host_sink = host_sink;
+}
+
+void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w)
+{
+	l->hwrng_watch = w;
+}
+
+int rngd_loop_wake_fd(const struct rngd_loop *l)
+{
+	return l->event_fd;
+}
+
+bool rngd_loop_test_mode(const struct rngd_loop *l)
+{
+	return l->cfg.test_mode;
 }
 
 size_t rngd_loop_open_sources(struct rngd_loop *l)
@@ -926,96 +691,6 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 	return usable;
 }
 
-static int start_threads(struct rngd_loop *l)
-{
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-		int r;
-
-		if (!s->enabled)
-			continue;
-		if (!s->ring)
-			s->ring = calloc(RNGD_QUEUE_BLOCKS, sizeof(*s->ring));
-		if (!s->ring) {
-			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader: out of memory");
-			return -ENOMEM;
-		}
-		r = rngd_thread_start(&s->thread, reader_main, s);
-		if (r != 0) {
-			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
-			return -r;
-		}
-		s->started = true;
-	}
-	return 0;
-}
-
-/* Give reader threads this long to see the stop and end on their own. */
-#define READER_STOP_GRACE_MS 300
-
-/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
- * clock attribute for joins): its deadline must come from that clock. */
-static void deadline_after_ms(struct timespec *t, long ms)
-{
-	(void)clock_gettime(CLOCK_REALTIME, t);
-	t->tv_nsec += ms * 1000000L;
-	t->tv_sec += t->tv_nsec / 1000000000L;
-	t->tv_nsec %= 1000000000L;
-}
-
-static void stop_threads(struct rngd_loop *l)
-{
-	struct timespec deadline;
-
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		(void)pthread_mutex_lock(&s->lock);
-		s->stop = true;
-		(void)pthread_cond_broadcast(&s->cond);
-		(void)pthread_mutex_unlock(&s->lock);
-	}
-	/* Readers waiting on a source's fd (reader_read()). */
-	if (l->stop_fd >= 0) {
-		uint64_t one = 1;
-
-		(void)!write(l->stop_fd, &one, sizeof(one));
-	}
-	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-		void *ret = NULL;
-
-		if (!s->started)
-			continue;
-		if (pthread_timedjoin_np(s->thread, &ret, &deadline) != 0) {
-			/* Still inside a source call that no fd tells about (a
-			 * FIFO open() without a writer, a hung TPM, a hwrng read
-			 * of a device that stopped answering): left to exit().
-			 * Once the call returns, the reader sees stop and ends
-			 * without touching the slot (reader_stopping()). */
-			(void)pthread_detach(s->thread);
-			s->abandoned = s->stuck = true;
-			rngd_log(l->log, LOG_WARNING, s->src.name,
-				 "reader still inside a blocking source call; left to end with the process");
-			continue;
-		}
-		sync_reader_counters(s);
-	}
-}
-
-void rngd_slot_wake(struct rngd_slot *s)
-{
-	if (!s->started)
-		return;
-	(void)pthread_mutex_lock(&s->lock);
-	s->reopen = true;
-	(void)pthread_cond_broadcast(&s->cond);
-	(void)pthread_mutex_unlock(&s->lock);
-}
-
 static void reopen_all(struct rngd_loop *l)
 {
 	for (size_t i = 0; i < l->n_slots; i++)
@@ -1062,8 +737,8 @@ int rngd_loop_run(struct rngd_loop *l)
 	if (p.watchdog_ms == 0 && wd_usec)
 		p.watchdog_ms = 1;
 	p.next_status = l->start_ms + STATUS_EVERY_MS;
-	if (start_threads(l) < 0) {
-		stop_threads(l);
+	if (rngd_readers_start(l) < 0) {
+		stop_readers(l);
 		return RNGD_EXIT_FAILURE;
 	}
 
@@ -1142,7 +817,7 @@ int rngd_loop_run(struct rngd_loop *l)
 			l->hwrng_watch->readable = true;
 	}
 
-	stop_threads(l);
+	stop_readers(l);
 	/* The readers are gone: their rate-limit counters are ours to read,
 	 * except a stuck one's (it may still be logging when its call ends). */
 	for (size_t i = 0; i < l->n_slots; i++) {

@@ -163,6 +163,20 @@ void rngd_loop_signal_set(sigset_t *set);
 int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
 		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
 
+/* What SIGHUP calls to re-read the configuration (NULL: nothing). */
+void rngd_loop_set_reload(struct rngd_loop *l, rngd_reload_fn reload, void *ctx);
+/* The EGD server's hooks: more lines for SIGUSR1 and the summary, and
+ * the bytes served to its clients so far; @host_sink is the host's own
+ * sink inside the EGD sharing sink (NULL with -o none). */
+void rngd_loop_set_egd(struct rngd_loop *l, void (*log_stats_extra)(void *ctx, const char *why),
+		       uint64_t (*bytes_served)(void *ctx), void *ctx, struct rng_sink *host_sink);
+/* The hwrng device watch to poll and wake the loop (NULL: none). */
+void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w);
+/* An eventfd that wakes the loop when written (for the EGD reserve). */
+int rngd_loop_wake_fd(const struct rngd_loop *l);
+/* Whether the loop credits nothing and prints rates (-t). */
+bool rngd_loop_test_mode(const struct rngd_loop *l);
+
 /* Open every enabled source once, in this thread (before privileges drop).
  * Returns how many are usable now (open, or retrying a FIFO/device). */
 size_t rngd_loop_open_sources(struct rngd_loop *l);

@@ -187,7 +187,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 	rngd_options_free(&d->opts);
 	d->opts = fresh;
 	loop_config_from(&l->cfg, &d->opts);
-	l->cfg.test_mode = d->loop.cfg.test_mode;
+	l->cfg.test_mode = rngd_loop_test_mode(&d->loop);
 	if (d->egd_open) {
 		struct egd_limits lim;
 
@@ -326,7 +326,7 @@ static void watch_hwrng(struct rngd *d)
 		return;
 	hwrng_watch_open(&d->hwrng_watch, &d->log, hw, d->hwq_taken ? &d->hwq : NULL, rngd_now_ms());
 	d->hwrng_watched = true;
-	d->loop.hwrng_watch = &d->hwrng_watch;
+	rngd_loop_set_hwrng_watch(&d->loop, &d->hwrng_watch);
 	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
 	 * is for good, and its reader re-opens with back-off. */
 	hw->device_events = hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
@@ -578,16 +578,12 @@ static int run(struct rngd *d)
 		rngd_log(&d->log, LOG_ERR, "rngd", "cannot set up the event loop: %s", strerror(-r));
 		return RNGD_EXIT_FAILURE;
 	}
-	d->loop.reload = reload;
-	d->loop.reload_ctx = d;
+	rngd_loop_set_reload(&d->loop, reload, d);
 	if (d->egd_open) {
 		/* The reserve wakes the loop when it wants bytes again. */
-		egd_reserve_set_want_wake(&d->egd_reserve, d->loop.event_fd);
-		d->loop.log_stats_extra = log_egd_stats;
-		d->loop.log_stats_ctx = d;
-		d->loop.egd_bytes_served = egd_served;
+		egd_reserve_set_want_wake(&d->egd_reserve, rngd_loop_wake_fd(&d->loop));
 		/* What the host's pool took is counted by the sink inside. */
-		d->loop.host_sink = d->sink_open ? &d->sink : NULL;
+		rngd_loop_set_egd(&d->loop, log_egd_stats, egd_served, d, d->sink_open ? &d->sink : NULL);
 	}
 	select_hwrng(d);
 	phase(d, "opening the sources");

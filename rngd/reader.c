@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reader threads: one per enabled source. Each opens its source, reads
+ * whole blocks into its slot's ring (RNGD_QUEUE_BLOCKS deep), waits while
+ * the ring is full or the slot paused, backs off between failed opens,
+ * and stops on the loop's stop_fd or its slot's stop flag (a timed join,
+ * never a cancel). The main thread takes blocks with rngd_slot_take().
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rngd/reader.h"
+#include "rngd/thread_stack.h"
+
+static void wake_main(struct rngd_loop *l)
+{
+	uint64_t one = 1;
+
+	/* A full counter already means "wake up"; nothing to do on EAGAIN. */
+	(void)!write(l->event_fd, &one, sizeof(one));
+}
+
+/*
+ * The slot's condition variable times out against CLOCK_MONOTONIC, the
+ * clock reader_pause() builds its deadlines from: with the default
+ * (CLOCK_REALTIME) every monotonic deadline lies decades in the past and
+ * each back-off returns at once, a busy loop.
+ */
+int rngd_slot_cond_init(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+	int r;
+
+	r = pthread_condattr_init(&attr);
+	if (r != 0)
+		return -r;
+	r = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (r == 0)
+		r = pthread_cond_init(cond, &attr);
+	(void)pthread_condattr_destroy(&attr);
+	return -r;
+}
+
+/* Sleep up to @ms or until stop/reopen; returns with the lock released. */
+static void reader_pause(struct rngd_slot *s, unsigned int ms)
+{
+	struct timespec until;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += ms / 1000u;
+	until.tv_nsec += (long)(ms % 1000u) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	(void)pthread_mutex_lock(&s->lock);
+	while (!s->stop && !s->reopen) {
+		if (pthread_cond_timedwait(&s->cond, &s->lock, &until) == ETIMEDOUT)
+			break;
+	}
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+static void reader_close(struct rngd_slot *s)
+{
+	s->src.ops->close(&s->src);
+	(void)pthread_mutex_lock(&s->lock);
+	s->is_open = false;
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * Source calls may block for long (a FIFO waiting for data, a TPM). A
+ * source with an fd is waited for beside the loop's stop_fd, so at
+ * shutdown its reader stops on its own: -ECANCELED. A call that blocks
+ * anywhere else (a FIFO's open() waiting for a writer, a TPM library, a
+ * hwrng read asleep in the kernel: that misc device always polls
+ * readable) is left behind by rngd_readers_stop() after a grace time, to end
+ * with the process. No reader is ever cancelled: a cancel inside a
+ * source's library leaves its locks and state undefined, and no race
+ * detector can follow it.
+ */
+static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
+{
+	if (s->src.fd >= 0) {
+		struct pollfd pfd[2] = {
+			{ .fd = s->src.fd, .events = POLLIN },
+			{ .fd = s->loop->stop_fd, .events = POLLIN },
+		};
+
+		/* A failed poll: read() meets and reports the same fault. */
+		while (poll(pfd, 2, -1) < 0 && errno == EINTR)
+			;
+		if (pfd[1].revents & POLLIN)
+			return -ECANCELED;
+	}
+	return s->src.ops->read(&s->src, buf, len);
+}
+
+/* After every source call, before the reader touches anything shared: a
+ * reader that rngd_readers_stop() already left behind must not touch the
+ * slot's queue, counters, log or source once its call returns. */
+static bool reader_stopping(struct rngd_slot *s)
+{
+	bool stop;
+
+	(void)pthread_mutex_lock(&s->lock);
+	stop = s->stop;
+	(void)pthread_mutex_unlock(&s->lock);
+	return stop;
+}
+
+static void *reader_main(void *arg)
+{
+	struct rngd_slot *s = arg;
+	struct rngd_loop *l = s->loop;
+	struct rngd_block blk;
+	unsigned int backoff = RNGD_REOPEN_MIN_MS;
+	size_t have = 0;
+	bool seeded = false;
+
+	for (;;) {
+		bool reopen, is_open, exhausted, full;
+		size_t need;
+		ssize_t n;
+
+		(void)pthread_mutex_lock(&s->lock);
+		while (!s->stop && !s->reopen && (s->count >= RNGD_QUEUE_BLOCKS || s->exhausted || s->paused))
+			(void)pthread_cond_wait(&s->cond, &s->lock);
+		if (s->flushed) {
+			s->flushed = false;
+			have = 0;
+		}
+		if (s->stop) {
+			(void)pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		reopen = s->reopen;
+		s->reopen = false;
+		is_open = s->is_open;
+		exhausted = s->exhausted;
+		(void)pthread_mutex_unlock(&s->lock);
+
+		if (reopen && is_open) {
+			reader_close(s);
+			is_open = false;
+			have = 0;
+		}
+		if (exhausted)
+			continue;   /* SIGHUP on an exhausted source: still exhausted */
+		if (!is_open) {
+			int r = s->src.ops->open(&s->src);
+			bool stop;
+
+			(void)pthread_mutex_lock(&s->lock);
+			stop = s->stop;
+			if (r == 0) {
+				/* Open now, whatever comes next: rngd_loop_destroy()
+				 * closes it once this thread has ended. */
+				s->is_open = true;
+				s->reopens++;
+			}
+			(void)pthread_mutex_unlock(&s->lock);
+			if (stop)
+				break;
+			if (r == -ENODATA) {
+				rngd_log(l->log, LOG_NOTICE, s->src.name, "exhausted: %s", s->src.why);
+				(void)pthread_mutex_lock(&s->lock);
+				s->exhausted = true;
+				(void)pthread_mutex_unlock(&s->lock);
+				wake_main(l);
+				continue;
+			}
+			if (r < 0) {
+				rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
+						 "cannot open: %s; retrying in %.1f s", s->src.why,
+						 backoff / 1000.0);
+				reader_pause(s, backoff);
+				backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
+				continue;
+			}
+			wake_main(l);
+		}
+
+		/*
+		 * Woken to re-open (SIGHUP) with the queue full or the source
+		 * paused: re-opened, but nothing is read until there is room
+		 * (reading on would overrun the queue, and read ahead of demand).
+		 */
+		(void)pthread_mutex_lock(&s->lock);
+		full = s->count >= RNGD_QUEUE_BLOCKS || s->paused;
+		(void)pthread_mutex_unlock(&s->lock);
+		if (full)
+			continue;
+		need = seeded ? FIPS_BLOCK_BYTES : FIPS_SEED_BYTES;
+		n = reader_read(s, blk.data + have, need - have);
+		if (reader_stopping(s))
+			break;
+		if (n > 0) {
+			(void)pthread_mutex_lock(&s->lock);
+			s->bytes_read += (uint64_t)n;
+			have += (size_t)n;
+			if (s->flushed) {
+				/* Flushed while this block was being read: it
+				 * belongs to the period that was dropped. */
+				s->flushed = false;
+				have = 0;
+			} else if (have == need) {
+				blk.seed = !seeded;
+				s->ring[(s->head + s->count) % RNGD_QUEUE_BLOCKS] = blk;
+				s->count++;
+				have = 0;
+				seeded = true;
+				backoff = RNGD_REOPEN_MIN_MS;
+			}
+			(void)pthread_mutex_unlock(&s->lock);
+			if (have == 0) {
+				/* The queue holds its own copy now. */
+				explicit_bzero(&blk, sizeof(blk));
+				wake_main(l);
+			}
+			continue;
+		}
+		/* End of data or an error: close, and re-open after a pause
+		 * (a regular file's open() then reports it exhausted). */
+		if (n == 0)
+			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_INFO, s->src.name,
+					 "end of data%s; closing and re-opening",
+					 have ? " (partial block dropped)" : "");
+		else
+			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
+					 "%s; closing, re-opening in %.1f s", s->src.why, backoff / 1000.0);
+		(void)pthread_mutex_lock(&s->lock);
+		s->read_errors++;
+		(void)pthread_mutex_unlock(&s->lock);
+		reader_close(s);
+		have = 0;
+		explicit_bzero(&blk, sizeof(blk));
+		wake_main(l);
+		/* No device behind /dev/hwrng now: the device watch wakes us. */
+		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS :
+			     n == -ENODEV && s->device_events ? RNGD_DEVICE_WAIT_MS : backoff);
+		if (n < 0)
+			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
+	}
+	explicit_bzero(&blk, sizeof(blk));
+	return NULL;
+}
+
+bool rngd_slot_take(struct rngd_slot *s, struct rngd_block *out)
+{
+	bool got = false;
+
+	(void)pthread_mutex_lock(&s->lock);
+	if (s->count > 0) {
+		*out = s->ring[s->head];
+		explicit_bzero(&s->ring[s->head], sizeof(s->ring[s->head]));
+		s->head = (s->head + 1) % RNGD_QUEUE_BLOCKS;
+		s->count--;
+		got = true;
+		(void)pthread_cond_signal(&s->cond);
+	}
+	(void)pthread_mutex_unlock(&s->lock);
+	return got;
+}
+
+/* Drop what a failing source queued (and the block it is reading): read
+ * in its bad period, never credited. @pause: read nothing more until
+ * rngd_slot_flush_pause(s, false). */
+void rngd_slot_flush_pause(struct rngd_slot *s, bool pause)
+{
+	(void)pthread_mutex_lock(&s->lock);
+	if (s->ring)
+		explicit_bzero(s->ring, RNGD_QUEUE_BLOCKS * sizeof(*s->ring));
+	s->head = 0;
+	s->count = 0;
+	s->flushed = true;
+	s->paused = pause;
+	(void)pthread_cond_signal(&s->cond);
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
+int rngd_readers_start(struct rngd_loop *l)
+{
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		int r;
+
+		if (!s->enabled)
+			continue;
+		if (!s->ring)
+			s->ring = calloc(RNGD_QUEUE_BLOCKS, sizeof(*s->ring));
+		if (!s->ring) {
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader: out of memory");
+			return -ENOMEM;
+		}
+		r = rngd_thread_start(&s->thread, reader_main, s);
+		if (r != 0) {
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
+			return -r;
+		}
+		s->started = true;
+	}
+	return 0;
+}
+
+/* Give reader threads this long to see the stop and end on their own. */
+#define READER_STOP_GRACE_MS 300
+
+/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
+ * clock attribute for joins): its deadline must come from that clock. */
+static void deadline_after_ms(struct timespec *t, long ms)
+{
+	(void)clock_gettime(CLOCK_REALTIME, t);
+	t->tv_nsec += ms * 1000000L;
+	t->tv_sec += t->tv_nsec / 1000000000L;
+	t->tv_nsec %= 1000000000L;
+}
+
+void rngd_readers_stop(struct rngd_loop *l)
+{
+	struct timespec deadline;
+
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->started)
+			continue;
+		(void)pthread_mutex_lock(&s->lock);
+		s->stop = true;
+		(void)pthread_cond_broadcast(&s->cond);
+		(void)pthread_mutex_unlock(&s->lock);
+	}
+	/* Readers waiting on a source's fd (reader_read()). */
+	if (l->stop_fd >= 0) {
+		uint64_t one = 1;
+
+		(void)!write(l->stop_fd, &one, sizeof(one));
+	}
+	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		void *ret = NULL;
+
+		if (!s->started)
+			continue;
+		if (pthread_timedjoin_np(s->thread, &ret, &deadline) != 0) {
+			/* Still inside a source call that no fd tells about (a
+			 * FIFO open() without a writer, a hung TPM, a hwrng read
+			 * of a device that stopped answering): left to exit().
+			 * Once the call returns, the reader sees stop and ends
+			 * without touching the slot (reader_stopping()). */
+			(void)pthread_detach(s->thread);
+			s->abandoned = s->stuck = true;
+			rngd_log(l->log, LOG_WARNING, s->src.name,
+				 "reader still inside a blocking source call; left to end with the process");
+		}
+	}
+}
+
+void rngd_slot_wake(struct rngd_slot *s)
+{
+	if (!s->started)
+		return;
+	(void)pthread_mutex_lock(&s->lock);
+	s->reopen = true;
+	(void)pthread_cond_broadcast(&s->cond);
+	(void)pthread_mutex_unlock(&s->lock);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Reader threads and their per-slot block queue (rngd/reader.c). */
+#ifndef RNGD_READER_H
+#define RNGD_READER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "rngd/loop.h"
+
+/* A condition variable timing out against CLOCK_MONOTONIC. 0 or -errno. */
+int rngd_slot_cond_init(pthread_cond_t *cond);
+
+/* Start a reader thread for every enabled slot (allocating its ring).
+ * 0 or -errno (logged); those started so far have started set. */
+int rngd_readers_start(struct rngd_loop *l);
+
+/* Tell every reader to stop and join each for a grace time; one still
+ * inside a blocking source call is detached and marked abandoned. */
+void rngd_readers_stop(struct rngd_loop *l);
+
+/* Take the oldest queued block of @s into @out; false if none. */
+bool rngd_slot_take(struct rngd_slot *s, struct rngd_block *out);
+
+/* Drop what @s queued (and the block its reader is reading): read in a
+ * bad period, never credited. @pause: its reader reads nothing more
+ * until called again with false. */
+void rngd_slot_flush_pause(struct rngd_slot *s, bool pause);
+
+#endif
