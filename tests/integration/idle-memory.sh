@@ -8,9 +8,10 @@
 #    the floor any libc program pays on this machine) by at most
 #    IDLE_OWN_MAX_KB (850); a SIGHUP reload may add at most
 #    IDLE_RELOAD_MAX_KB (64). Relative, not absolute: the floor depends on
-#    how much of libc is in the page cache (fault-around maps only cached
-#    pages): 1228 kB here, where proactive reclaim thins libc's cached
-#    pages, 1344 kB in a fresh Debian 12 whose libc was just copied;
+#    how the kernel holds libc's file pages (a freshly written libc is
+#    mapped around each fault in larger pieces, likely large folios):
+#    1228 kB here, 1344-1420 kB with a libc just copied (a fresh Debian 12
+#    chroot, or this libc copied and loaded with LD_LIBRARY_PATH);
 #  - no libm, TPM, PKCS#11, libcrypto or libsystemd library may be mapped when
 #    no such source runs (they are dlopen()ed by their source);
 #  - no thread may have touched more than half of its stack
