@@ -29,7 +29,7 @@ skip_unless_guard
 # 2026-12-04: 1948-2040 kB in 12 runs, of which libc 1.36-1.45 MB (a
 # do-nothing C program maps 0.9 MB of it: each page touched maps its 64 kB
 # fault-around window), rngd 0.23 MB, ld.so 0.21 MB, anonymous 0.15 MB.
-# In a fresh Debian 12 chroot (tools/check-fresh, every libc page cached):
+# In a fresh Debian 12 chroot (tools/check-fresh, libc freshly written):
 # 2088-2156 kB, the do-nothing program 1344 kB. Issue 19's bound is 2 MB. Before: 7.2 MB (TPM stacks, libcrypto,
 # libsystemd linked), then 2.7 MB (libm, libcap, 160 kB repeat histories,
 # a 10 kB queue for every registered source, an ended start-up thread
