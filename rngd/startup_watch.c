@@ -17,7 +17,7 @@ void rngd_startup_watch_init(struct rngd_startup_watch *w, rngd_startup_stop_fn 
 {
 	memset(w, 0, sizeof(*w));
 	(void)pthread_mutex_init(&w->lock, NULL);
-	(void)pthread_cond_init(&w->parked_cond, NULL);
+	(void)pthread_cond_init(&w->cond, NULL);
 	w->signal_fd = w->stop_fd = -1;
 	w->phase = "starting";
 	w->on_stop = on_stop;
@@ -27,6 +27,7 @@ void rngd_startup_watch_init(struct rngd_startup_watch *w, rngd_startup_stop_fn 
 static void *watch_main(void *arg)
 {
 	struct rngd_startup_watch *w = arg;
+	bool park;
 
 	for (;;) {
 		struct pollfd pfd[2] = {
@@ -49,14 +50,18 @@ static void *watch_main(void *arg)
 		(void)pthread_mutex_lock(&w->lock);
 		w->on_stop(w->ctx, si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT", w->phase);
 	}
+	/* Stopped, or poll() failed: either way wait for the stop, which
+	 * says whether to park or to end, so it never waits on an ended
+	 * thread nor detaches one it should join. */
 	(void)pthread_mutex_lock(&w->lock);
-	if (!w->park) {
-		(void)pthread_mutex_unlock(&w->lock);
-		return NULL;
-	}
-	w->parked = true;
-	(void)pthread_cond_signal(&w->parked_cond);
+	w->done = true;
+	(void)pthread_cond_broadcast(&w->cond);
+	while (!w->told)
+		(void)pthread_cond_wait(&w->cond, &w->lock);
+	park = w->park;
 	(void)pthread_mutex_unlock(&w->lock);
+	if (!park)
+		return NULL;
 	for (;;)
 		(void)poll(NULL, 0, -1);
 	return NULL;
@@ -82,6 +87,7 @@ int rngd_startup_watch_start(struct rngd_startup_watch *w)
 		w->signal_fd = -1;
 		return r;
 	}
+	w->done = w->told = false;   /* a second start after fork() */
 	r = rngd_thread_start(&w->thread, watch_main, w);
 	if (r != 0) {
 		(void)close(w->signal_fd);
@@ -102,13 +108,14 @@ static void stop_thread(struct rngd_startup_watch *w, bool park)
 		return;
 	(void)pthread_mutex_lock(&w->lock);
 	w->park = park;
+	w->told = true;
+	(void)pthread_cond_broadcast(&w->cond);
 	(void)pthread_mutex_unlock(&w->lock);
 	(void)!write(w->stop_fd, &one, sizeof(one));
 	if (park) {
 		(void)pthread_mutex_lock(&w->lock);
-		while (!w->parked)
-			(void)pthread_cond_wait(&w->parked_cond, &w->lock);
-		w->parked = false;
+		while (!w->done)
+			(void)pthread_cond_wait(&w->cond, &w->lock);
 		(void)pthread_mutex_unlock(&w->lock);
 		(void)pthread_detach(w->thread);
 	} else {
@@ -150,6 +157,6 @@ void rngd_startup_watch_unlock(struct rngd_startup_watch *w)
 void rngd_startup_watch_destroy(struct rngd_startup_watch *w)
 {
 	rngd_startup_watch_stop(w);
-	(void)pthread_cond_destroy(&w->parked_cond);
+	(void)pthread_cond_destroy(&w->cond);
 	(void)pthread_mutex_destroy(&w->lock);
 }

@@ -34,9 +34,10 @@ struct rngd_startup_watch {
 	int signal_fd;                 /* SIGTERM, SIGINT */
 	int stop_fd;                   /* eventfd: the loop takes over */
 	bool running;
-	bool park;                     /* stop: park (true) or end (false) */
-	bool parked;                   /* the thread no longer reads the fds */
-	pthread_cond_t parked_cond;
+	/* The stop handshake, under lock: the thread is out of its loop
+	 * (done), and has been told whether to park or to end (told, park). */
+	bool done, told, park;
+	pthread_cond_t cond;
 	const char *phase;             /* "reading the configuration", ... */
 	rngd_startup_stop_fn on_stop;
 	void *ctx;
