@@ -56,6 +56,8 @@ uint32_t fips_count_ones(const uint8_t block[FIPS_BLOCK_BYTES],
 
 /* ---- logmath.c: log and exp without libm (for sp800_90b.c) ----------- */
 
+#define FIPS_LN2L 0.693147180559945309417232121458176568L
+
 long double fips_logl(long double x);
 long double fips_log1pl(long double x);
 long double fips_expl(long double x);

@@ -15,7 +15,7 @@
 
 #include "fips/internal.h"
 
-#define LN2 0.693147180559945309417232121458176568L
+#define LN2 FIPS_LN2L
 /* ln 2 split so that k * LN2_HI is exact for any |k| < 2^40 (Cody-Waite). */
 #define LN2_HI 0.693145751953125L
 #define LN2_LO 1.428606820309417232121458176568e-6L

@@ -27,7 +27,7 @@
  * integer; otherwise ceil() of 299.99999999999997 would not be 300.
  */
 #define INTEGER_SNAP 1e-9
-#define LN2 0.693147180559945309417232121458176568L
+#define LN2 FIPS_LN2L
 
 static bool alpha_ok(double alpha_log2)
 {
