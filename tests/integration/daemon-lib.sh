@@ -5,6 +5,9 @@ set -u
 : "${top_builddir:?run from make check}" "${top_srcdir:?run from make check}"
 # DAEMON_RNGD: another build of rngd (check-long-tsan runs a TSan one).
 RNGD=${DAEMON_RNGD:-$top_builddir/rngd/rngd}
+# RNGD_EXEC_PREFIX: a command that execs rngd in its place (same pid), e.g.
+# "setarch -R" (idle-memory.sh); split on spaces.
+RNGD_EXEC_PREFIX=${RNGD_EXEC_PREFIX:-}
 HELPER=$top_builddir/tests/integration/daemon-helper
 GUARD=$top_srcdir/tests/integration/guard.sh
 . "$top_srcdir/tests/lib/fips-constants.sh"
@@ -40,7 +43,7 @@ start_rngd() {
 	local gopts=()
 	if [ "${1:-}" = -w ]; then gopts=(-w); shift; fi
 	rm -f "$T/pid"
-	"$GUARD" "${gopts[@]}" -p "$T/pid" -- "$RNGD" -f -c /dev/null --state-dir="$T/state" "$@" > "$T/out" 2> "$T/log" &
+	"$GUARD" "${gopts[@]}" -p "$T/pid" -- $RNGD_EXEC_PREFIX "$RNGD" -f -c /dev/null --state-dir="$T/state" "$@" > "$T/out" 2> "$T/log" &
 	GUARD_JOB=$!
 	for _ in $(seq 100); do
 		[ -s "$T/pid" ] && break

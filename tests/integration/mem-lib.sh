@@ -54,12 +54,13 @@ mem_optional_libs() {
 	awk '{ print $6 }' "/proc/$1/maps" | { grep -E "$MEM_OPTIONAL_LIBS" || true; } | sort -u
 }
 
-# mem_reference_hwm: VmHWM of tests/integration/idle-reference, a C
-# program that logs one line and waits (libc and the loader alone),
-# measured now on this machine: same libc, same fault-around.
+# mem_reference_hwm [PREFIX...]: VmHWM of tests/integration/idle-reference,
+# a C program that logs one line and waits (libc and the loader alone),
+# measured now on this machine: same libc, same fault-around. PREFIX runs
+# it (e.g. setarch -R, as idle-memory.sh runs rngd).
 mem_reference_hwm() {
 	local pid hwm
-	"$top_builddir/tests/integration/idle-reference" 2>/dev/null &
+	"$@" "$top_builddir/tests/integration/idle-reference" 2>/dev/null &
 	pid=$!
 	sleep 0.5
 	hwm=$(mem_field "$pid" VmHWM)
