@@ -8,7 +8,7 @@ RNGD_CORE_SOURCES = \
 	rngd/log.c rngd/log.h \
 	rngd/loop.c rngd/loop.h rngd/thread_stack.h \
 	rngd/reader.c rngd/reader.h \
-	rngd/options.c rngd/options.h rngd/defaults.h \
+	rngd/options.c rngd/options.h rngd/argv_scan.c rngd/argv_scan.h rngd/defaults.h \
 	rngd/secret_mem.c rngd/secret_mem.h \
 	rngd/sink.h \
 	rngd/sink_file.c \

@@ -8,7 +8,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rngd/argv_scan.h"
 #include "rngd/egd_proto.h"
 #include "rngd/egd_server.h"
 #include "rngd/options.h"
@@ -519,59 +519,42 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[],
 			    char err[RNGD_ERR_MAX])
 {
-	struct option longopts[N_OPT_DEFS + 1];
-	char shortopts[2 * N_OPT_DEFS + 3];
-	size_t nl = 0, ns = 0;
+	struct argv_opt cli[N_OPT_DEFS];
+	struct argv_scan scan;
+	size_t n = 0;
 
-	shortopts[ns++] = '+';   /* stop at the first operand: argv stays as given */
-	shortopts[ns++] = ':';   /* report a missing argument as ':' */
-	for (size_t i = 0; i < N_OPT_DEFS; i++) {
-		const struct opt_def *d = &opt_defs[i];
-
-		if (!(d->where & WHERE_CLI))
-			continue;
-		longopts[nl++] = (struct option){ d->name, d->arg ? required_argument : no_argument, NULL, d->id };
-		if (d->id < 256) {
-			shortopts[ns++] = (char)d->id;
-			if (d->arg)
-				shortopts[ns++] = ':';
-		}
-	}
-	longopts[nl] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[ns] = '\0';
-
-	opterr = 0;
-	optind = 0;   /* glibc: full re-initialisation, so parsing can run twice */
+	for (size_t i = 0; i < N_OPT_DEFS; i++)
+		if (opt_defs[i].where & WHERE_CLI)
+			cli[n++] = (struct argv_opt){ opt_defs[i].name, opt_defs[i].id, opt_defs[i].arg != NULL };
+	argv_scan_init(&scan, argc, argv);
 	for (;;) {
-		int prev = optind ? optind : 1;
-		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		int c = argv_scan_next(&scan, cli, n);
 		const struct opt_def *d;
+		int r;
 
-		if (c == -1)
+		if (c == ARGV_END)
 			break;
-		if (c == '?') {
-			if (optopt && optopt < 256 && argv[prev] && argv[prev][1] != '-')
-				return rngd_fail(err, "unknown option '-%c'", optopt);
-			return rngd_fail(err, "unknown option '%s'", argv[prev] ? argv[prev] : "?");
-		}
-		if (c == ':') {
-			d = opt_by_id(optopt);
-			if (d && optopt < 256 && argv[prev] && argv[prev][1] != '-')
-				return rngd_fail(err, "option '-%c' needs a value (%s)", optopt, d->arg);
-			if (d)
-				return rngd_fail(err, "option '--%s' needs a value (%s)", d->name, d->arg);
-			return rngd_fail(err, "option '%s' needs a value", argv[prev] ? argv[prev] : "?");
-		}
-		d = opt_by_id(c);
+		if (c == ARGV_UNKNOWN && scan.letter)
+			return rngd_fail(err, "unknown option '-%c'", scan.letter);
+		if (c == ARGV_UNKNOWN)
+			return rngd_fail(err, "unknown option '%s'", scan.word);
+		if (c == ARGV_AMBIGUOUS)
+			return rngd_fail(err, "ambiguous option '%s': a prefix of several options", scan.word);
+		d = opt_by_id(scan.opt->id);
 		if (!d)
 			return rngd_fail(err, "unknown option");
-		int r = rngd_options_set(o, d->name, d->arg ? optarg : NULL, false, err);
-
+		if (c == ARGV_NO_VALUE)
+			return rngd_fail(err, "option '--%s' takes no value", d->name);
+		if (c == ARGV_NEEDS_VALUE && scan.letter)
+			return rngd_fail(err, "option '-%c' needs a value (%s)", scan.letter, d->arg);
+		if (c == ARGV_NEEDS_VALUE)
+			return rngd_fail(err, "option '--%s' needs a value (%s)", d->name, d->arg);
+		r = rngd_options_set(o, d->name, scan.value, false, err);
 		if (r < 0)
 			return r;
 	}
-	if (optind < argc)
-		return rngd_fail(err, "unexpected argument '%s'", argv[optind]);
+	if (scan.next < argc)
+		return rngd_fail(err, "unexpected argument '%s'", argv[scan.next]);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "rngd/argv_scan.h"
 #include "rngd/options.h"
 
 static int parse(struct rngd_options *o, char err[RNGD_ERR_MAX], int argc, ...)
@@ -170,6 +171,14 @@ static void test_usage_errors(void **state)
 	assert_string_equal(err, "unexpected argument 'round'");
 	rngd_options_free(&o);
 	assert_int_equal(parse(&o, err, 2, "--foreground=yes"), -EINVAL);
+	assert_string_equal(err, "option '--foreground' takes no value");
+	rngd_options_free(&o);
+	/* A unique prefix is the option (as getopt_long took it); a shared one is not. */
+	assert_int_equal(parse(&o, err, 3, "--stats-int", "5"), 0);
+	assert_int_equal(o.stats_interval_s, 5);
+	rngd_options_free(&o);
+	assert_int_equal(parse(&o, err, 3, "--stats", "5"), -EINVAL);
+	assert_string_equal(err, "ambiguous option '--stats': a prefix of several options");
 	rngd_options_free(&o);
 	/* Config-only and command-line-only keys stay where they belong. */
 	assert_int_equal(parse(&o, err, 2, "--take-credit=no"), -EINVAL);
@@ -359,10 +368,101 @@ static void test_help_prints_the_defaults_in_effect(void **state)
 	assert_int_equal(checked, 13);
 }
 
+/* ---- the scanner itself (rngd/argv_scan.c), on a table of its own ------ */
+
+static const struct argv_opt scan_opts[] = {
+	{ "alpha", 'a', false },
+	{ "beta", 'b', true },
+	{ "long-only", 300, true },
+	{ "long", 301, false },
+	{ "longer", 302, false },
+};
+#define N_SCAN_OPTS (sizeof(scan_opts) / sizeof(scan_opts[0]))
+
+static int scan_next(struct argv_scan *s)
+{
+	return argv_scan_next(s, scan_opts, N_SCAN_OPTS);
+}
+
+static void test_argv_scan_short_forms(void **state)
+{
+	char *argv[] = { "p", "-ab1", "-b", "2", "-a", "-ba", "--", "-a", NULL };
+	struct argv_scan s;
+
+	(void)state;
+	argv_scan_init(&s, 8, argv);
+	assert_int_equal(scan_next(&s), 'a');
+	assert_int_equal(scan_next(&s), 'b');       /* value attached in a cluster */
+	assert_string_equal(s.value, "1");
+	assert_int_equal(scan_next(&s), 'b');       /* value in the next word */
+	assert_string_equal(s.value, "2");
+	assert_int_equal(scan_next(&s), 'a');
+	assert_int_equal(scan_next(&s), 'b');       /* "-ba": the rest is b's value */
+	assert_string_equal(s.value, "a");
+	assert_int_equal(scan_next(&s), ARGV_END);  /* "--" */
+	assert_int_equal(s.next, 7);                /* the "-a" after it is an operand */
+}
+
+static void test_argv_scan_long_forms(void **state)
+{
+	char *argv[] = { "p", "--beta=x=y", "--beta", "", "--long-o", "v", "--long", "--longe", "-", NULL };
+	struct argv_scan s;
+
+	(void)state;
+	argv_scan_init(&s, 9, argv);
+	assert_int_equal(scan_next(&s), 'b');
+	assert_string_equal(s.value, "x=y");        /* split at the first '=' only */
+	assert_int_equal(scan_next(&s), 'b');
+	assert_string_equal(s.value, "");           /* an empty word is a value */
+	assert_int_equal(scan_next(&s), 300);       /* unique prefix */
+	assert_string_equal(s.value, "v");
+	assert_int_equal(scan_next(&s), 301);       /* exact name beats its longer relatives */
+	assert_int_equal(scan_next(&s), 302);
+	assert_int_equal(scan_next(&s), ARGV_END);  /* "-" is an operand */
+	assert_int_equal(s.next, 8);
+}
+
+static void test_argv_scan_errors(void **state)
+{
+	struct argv_scan s;
+	char *unknown_short[] = { "p", "-ax", NULL };
+	char *unknown_long[] = { "p", "--gamma=1", NULL };
+	char *ambiguous[] = { "p", "--lo", NULL };
+	char *no_value[] = { "p", "--alpha=1", NULL };
+	char *needs_short[] = { "p", "-ab", NULL };
+	char *needs_long[] = { "p", "--beta", NULL };
+
+	(void)state;
+	argv_scan_init(&s, 2, unknown_short);
+	assert_int_equal(scan_next(&s), 'a');
+	assert_int_equal(scan_next(&s), ARGV_UNKNOWN);
+	assert_int_equal(s.letter, 'x');
+	argv_scan_init(&s, 2, unknown_long);
+	assert_int_equal(scan_next(&s), ARGV_UNKNOWN);
+	assert_string_equal(s.word, "--gamma=1");
+	assert_int_equal(s.letter, 0);
+	argv_scan_init(&s, 2, ambiguous);
+	assert_int_equal(scan_next(&s), ARGV_AMBIGUOUS);
+	argv_scan_init(&s, 2, no_value);
+	assert_int_equal(scan_next(&s), ARGV_NO_VALUE);
+	assert_int_equal(s.opt->id, 'a');
+	argv_scan_init(&s, 2, needs_short);
+	assert_int_equal(scan_next(&s), 'a');
+	assert_int_equal(scan_next(&s), ARGV_NEEDS_VALUE);
+	assert_int_equal(s.letter, 'b');
+	argv_scan_init(&s, 2, needs_long);
+	assert_int_equal(scan_next(&s), ARGV_NEEDS_VALUE);
+	assert_int_equal(s.opt->id, 'b');
+	assert_int_equal(s.letter, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_argv_scan_short_forms),
+		cmocka_unit_test(test_argv_scan_long_forms),
+		cmocka_unit_test(test_argv_scan_errors),
 		cmocka_unit_test(test_help_prints_the_defaults_in_effect),
 		cmocka_unit_test(test_every_option),
 		cmocka_unit_test(test_background_after_foreground),
