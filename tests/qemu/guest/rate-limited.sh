@@ -37,20 +37,40 @@ if [ $answered = yes ]; then
 else
 	result sigusr1 FAIL "no answer to SIGUSR1 within 1 s"
 fi
+stop_rngd
+check_clean_exit
+
+# What the device gave a plain reader over the same span, with rngd gone
+# (the kernel reads nothing itself: rng_core.default_quality=0). QEMU's
+# limit runs on its own clock: under TCG on a loaded host a guest's 10 s
+# span has held 12 of QEMU's periods (rngd read 1240 bytes/s of a 1024
+# limit), so rngd's rate is judged against this reference, measured in the
+# same guest the same way, not against the nominal limit alone. 64-byte
+# reads: at most 64 bytes go uncounted when timeout ends dd.
+r0=$(uptime_s)
+ref_bytes=$( (timeout -s TERM $span dd if=/dev/hwrng bs=64 2>/dev/null) | wc -c)
+ref_secs=$(fsub "$(uptime_s)" "$r0")
+ref_rate=$(fdiv "${ref_bytes:-0}" "$ref_secs")
+bench starved-reference "dd read $ref_rate bytes/s from /dev/hwrng (QEMU limit $limit bytes/s)"
 if [ -n "$read0" ] && [ -n "$read1" ]; then
 	rate=$(fdiv $((read1 - read0)) "$secs")
-	bench starved-rate "rngd saw $rate bytes/s from hwrng (QEMU limit $limit bytes/s)"
-	# QEMU's limit holds per period, so allow one period of slack.
-	if flt 0 "$rate" && flt "$rate" "$(awk -v l="$limit" -v s="$secs" 'BEGIN { print l * (s + 1) / s }')"; then
-		result rate-seen PASS "$rate bytes/s read by rngd, limit $limit"
+	bench starved-rate "rngd saw $rate bytes/s from hwrng (QEMU limit $limit bytes/s, dd $ref_rate)"
+	# The larger of the limit and what dd got, with one period of slack
+	# each side: QEMU's quota is granted per period, so a span can hold
+	# one more period than its length.
+	if flt "$ref_rate" "$(awk -v l="$limit" 'BEGIN { print l * 1.5 }')"; then
+		allowed=$(awk -v l="$limit" -v r="$ref_rate" -v s="$secs" 'BEGIN { m = r > l ? r : l; print m * (s + 1) / s }')
+		if flt 0 "$rate" && flt "$rate" "$allowed"; then
+			result rate-seen PASS "$rate bytes/s read by rngd, limit $limit, dd read $ref_rate (allowed $allowed)"
+		else
+			result rate-seen FAIL "$rate bytes/s read by rngd, limit $limit, dd read $ref_rate (allowed $allowed)"
+		fi
 	else
-		result rate-seen FAIL "$rate bytes/s read by rngd, limit $limit"
+		result rate-seen FAIL "dd read $ref_rate bytes/s from /dev/hwrng: QEMU's $limit bytes/s limit is not in force, nothing to judge rngd by"
 	fi
 else
 	result rate-seen FAIL "rngd's stats gave no bytes read ('$read0' -> '$read1')"
 fi
-stop_rngd
-check_clean_exit
 
 # rngd's own report of the rate: test mode (-t) prints each source's
 # passing rate and feeds nothing.
