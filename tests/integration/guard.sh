@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Run a command that may feed entropy where it cannot reach this machine's
 # pool: in a private mount namespace (unshare -m) where /dev/random (and
-# /dev/hwrng, if present) are bind-mounted over by empty regular files.
+# /dev/hwrng, if present) are bind-mounted over by empty regular files,
+# and this machine's hwrng sysfs folder (/sys/class/misc/hw_random:
+# rng_current, rng_quality) by an empty tmpfs, so that nothing run here
+# can read or set the real device's credit (tests use --hwrng-sysfs
+# stand-ins).
 #
 #   guard.sh [-w] [-p PIDFILE] -- COMMAND [ARG]...
 #
@@ -48,8 +52,11 @@ unshare -m --propagation private -- bash -c '
 	set -e
 	mount --bind "$GUARD_DIR/random" /dev/random
 	if [ -e /dev/hwrng ]; then mount --bind "$GUARD_HWRNG" /dev/hwrng; fi
+	hw=$(readlink -f /sys/class/misc/hw_random 2>/dev/null || true)
+	if [ -n "$hw" ] && [ -d "$hw" ]; then mount -t tmpfs -o size=16k,mode=0755 rngd-guard "$hw"; fi
 	# Refuse to run unless the bind really took: a bug must not reach the pool.
 	[ -f /dev/random ] || { echo "guard.sh: /dev/random is not covered" >&2; exit 98; }
+	[ ! -e /sys/class/misc/hw_random/rng_quality ] || { echo "guard.sh: hw_random sysfs is not covered" >&2; exit 98; }
 	if [ -n "$GUARD_PIDFILE" ]; then echo $$ > "$GUARD_PIDFILE"; fi
 	exec "$@"
 ' guard "$@" &
