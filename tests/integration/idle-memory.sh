@@ -31,15 +31,18 @@ skip_unless_guard
 RNGD_EXEC_PREFIX="setarch -R"
 
 # Measured on Debian 12 (glibc 2.36), x86_64, every default source,
-# 2026-12-04: 1948-2040 kB in 12 runs, of which libc 1.36-1.45 MB (a
-# do-nothing C program maps 0.9 MB of it: each page touched maps its 64 kB
-# fault-around window), rngd 0.23 MB, ld.so 0.21 MB, anonymous 0.15 MB.
-# In a fresh Debian 12 chroot (tools/check-fresh, libc freshly written):
-# 2088-2156 kB, the do-nothing program 1344 kB. Issue 19's bound is 2 MB. Before: 7.2 MB (TPM stacks, libcrypto,
-# libsystemd linked), then 2.7 MB (libm, libcap, 160 kB repeat histories,
-# a 10 kB queue for every registered source, an ended start-up thread
-# running glibc's freeres hooks); a reload added 250 kB (a thread arena,
-# the dynamic mmap threshold), now about 20.
+# ASLR off, 2026-12-04: 1948 kB against the do-nothing program's 1184 kB
+# (764 kB own share); in a fresh Debian 12 chroot (tools/check-fresh,
+# libc freshly written) 2060 kB against 1408 kB (652 kB, before
+# getopt_long went: 56 kB less). Of rngd's share: libc code and data the
+# reference never touches (string, number and formatting functions,
+# pthread_create's tables) 0.45 MB, rngd itself 0.23 MB, heap, stacks and
+# other anonymous memory 0.08 MB. Issue 19's bound is 2 MB. Before: 7.2 MB
+# (TPM stacks, libcrypto, libsystemd linked), then 2.7 MB (libm, libcap,
+# 160 kB repeat histories, a 10 kB queue for every registered source, an
+# ended start-up thread running glibc's freeres hooks), then 2.0 MB
+# (getopt_long); a reload added 250 kB (a thread arena, the dynamic mmap
+# threshold), now about 20.
 OWN_MAX_KB=${IDLE_OWN_MAX_KB:-850}
 RELOAD_MAX_KB=${IDLE_RELOAD_MAX_KB:-64}
 grep -q '^#define HAVE_LIBTSPI 1' "$top_builddir/config.h" && HAVE_TSPI=1 || HAVE_TSPI=0
