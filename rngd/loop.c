@@ -6,15 +6,16 @@
  *                       blocks, queue them, block while the queue is full.
  *   2. Gate and credit  main thread: a block taken from a queue goes
  *                       through its source's gate; passing blocks earn
- *                       credit, failing ones count, quarantine, or mix.
+ *                       credit, failing ones count, quarantine, or mix
+ *                       (the rules: rngd/policy.c; here their effects).
  *   3. Sink             main thread: asks demand() before taking a block,
  *                       writes in -s sized parts.
- *   4. Waiting          main thread: poll() on a signalfd and an eventfd
- *                       the readers poke, with a timeout from the sink,
- *                       the re-test deadlines and the periodic jobs.
- *   5. Periodic jobs    stats file, -t rates, the hwrng device watch
+ *   4. Periodic jobs    stats file, -t rates, the hwrng device watch
  *                       (rngd/hwrng_watch.c: events, not a timer),
  *                       systemd readiness, status and watchdog.
+ *   5. Waiting          main thread: poll() on a signalfd and an eventfd
+ *                       the readers poke, with a timeout from the sink,
+ *                       the re-test deadlines and the periodic jobs.
  */
 #include <config.h>
 
@@ -34,6 +35,7 @@
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
 #include "rngd/notify.h"
+#include "rngd/policy.h"
 #include "rngd/reader.h"
 #include "rngd/thread_stack.h"
 
@@ -66,7 +68,7 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 	(void)pthread_mutex_lock(&s->lock);
 	if (s->exhausted && s->count == 0)
 		st = RNGD_SLOT_EXHAUSTED;
-	else if (s->quarantined)
+	else if (s->q.quarantined)
 		st = RNGD_SLOT_QUARANTINED;
 	else if (!s->is_open && s->count == 0)
 		st = RNGD_SLOT_DOWN;
@@ -89,8 +91,6 @@ static bool host_filling(const struct rngd_loop *l)
 }
 
 /* ---- 2. Gate and credit ----------------------------------------------- */
-
-
 
 /*
  * Quarantine: the reader stops, and what it queued is dropped; rngd.8
@@ -124,8 +124,7 @@ void rngd_slot_reset_gate(struct rngd_slot *slot)
 	rngd_slot_flush_pause(slot, false);
 	if (slot->gate_ready)
 		fips_gate_reset(&slot->gate);
-	slot->fails_in_row = 0;
-	slot->quarantined = false;
+	rngd_policy_reset(&slot->q);
 	slot->retest_waiting = false;
 }
 
@@ -139,30 +138,24 @@ static bool slot_has_block(struct rngd_slot *s)
 	return has;
 }
 
-/* The highest-priority source with a block ready and not waiting out a
- * quarantine; a quarantined source whose re-test is due is eligible. */
+/* The source whose block goes next (rngd_policy_pick): a source waiting
+ * out a quarantine is not a candidate; one whose re-test is due is. */
 static struct rngd_slot *pick_slot(struct rngd_loop *l, uint64_t now)
 {
-	struct rngd_slot *best = NULL;
-	bool filling = host_filling(l), best_credited = false;
+	struct rngd_pick_candidate c[l->n_slots ? l->n_slots : 1];
+	int best;
 
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
-		bool credited;
 
-		if (!s->started || s->retest_waiting || !slot_has_block(s))
-			continue;
-		credited = !l->cfg.test_mode && credit_entropy_per_bit(&s->src, s->credit_explicit) > 0;
-		if (filling && !credited && now < l->zero_credit_not_before_ms)
-			continue;
-		/* Filling: a credited source beats any zero-credit one. */
-		if (!best || (filling && credited && !best_credited) ||
-		    ((!filling || credited == best_credited) && s->src.priority > best->src.priority)) {
-			best = s;
-			best_credited = credited;
-		}
+		c[i] = (struct rngd_pick_candidate){
+			.ready = s->started && !s->retest_waiting && slot_has_block(s),
+			.credited = !l->cfg.test_mode && credit_entropy_per_bit(&s->src, s->credit_explicit) > 0,
+			.priority = s->src.priority,
+		};
 	}
-	return best;
+	best = rngd_policy_pick(c, l->n_slots, host_filling(l), now < l->zero_credit_not_before_ms);
+	return best < 0 ? NULL : &l->slots[best];
 }
 
 static size_t count_usable(struct rngd_loop *l)
@@ -205,42 +198,41 @@ static void set_pending(struct rngd_loop *l, struct rngd_slot *s, const uint8_t 
 static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b,
 			 unsigned int mask, uint64_t now)
 {
+	const struct rngd_quarantine_rules rules = {
+		l->cfg.quarantine_after, l->cfg.retest_min_ms, l->cfg.retest_max_ms,
+	};
 	char tests[128];
 
 	s->stats.blocks_failed++;
 	for (int t = 0; t < FIPS_TEST_MAX; t++)
 		if (mask & FIPS_FAIL_BIT(t))
 			s->stats.failures[t]++;
-	s->fails_in_row++;
 	failed_tests(tests, sizeof(tests), mask);
 
-	if (s->quarantined) {
-		s->retest_backoff_ms = s->retest_backoff_ms * 2 > l->cfg.retest_max_ms ?
-			l->cfg.retest_max_ms : s->retest_backoff_ms * 2;
-		slot_quarantine_wait(s, now + s->retest_backoff_ms);
+	switch (rngd_policy_block_failed(&s->q, &rules)) {
+	case RNGD_FAIL_RETEST_FAILED:
+		slot_quarantine_wait(s, now + s->q.backoff_ms);
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_WARNING, s->src.name,
 				 "re-test block failed (%s); still quarantined, next re-test in %.1f s", tests,
-				 s->retest_backoff_ms / 1000.0);
-	} else if (l->cfg.quarantine_after && s->fails_in_row >= l->cfg.quarantine_after) {
-		s->quarantined = true;
+				 s->q.backoff_ms / 1000.0);
+		break;
+	case RNGD_FAIL_QUARANTINED:
 		s->stats.quarantines++;
-		s->retest_backoff_ms = l->cfg.retest_min_ms;
-		slot_quarantine_wait(s, now + s->retest_backoff_ms);
+		slot_quarantine_wait(s, now + s->q.backoff_ms);
 		rngd_log(l->log, LOG_WARNING, s->src.name,
 			 "quarantined after %u failed blocks in a row (last: %s); re-test in %.1f s",
-			 s->fails_in_row, tests, s->retest_backoff_ms / 1000.0);
+			 s->q.fails_in_row, tests, s->q.backoff_ms / 1000.0);
 		if (count_usable(l) == 0)
 			rngd_log(l->log, LOG_ERR, "rngd",
 				 "no usable source left; re-testing quarantined sources with back-off");
-	} else {
+		break;
+	case RNGD_FAIL_COUNTED:
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
-				 "block failed (%s), %u in a row; not credited", tests, s->fails_in_row);
+				 "block failed (%s), %u in a row; not credited", tests, s->q.fails_in_row);
+		break;
 	}
-	/* While the pool fills, mixing waits its turn like any zero-credit
-	 * block: a failed block that comes too soon is dropped, not queued
-	 * ahead of credited ones. */
-	if (l->cfg.on_fail == RNGD_ON_FAIL_MIX && !l->cfg.test_mode &&
-	    !(host_filling(l) && now < l->zero_credit_not_before_ms))
+	if (rngd_policy_mix_failed(l->cfg.on_fail, l->cfg.test_mode, host_filling(l),
+				   now < l->zero_credit_not_before_ms))
 		set_pending(l, s, b->data, 0, true);
 }
 
@@ -258,10 +250,7 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 		return;
 	}
 	s->stats.blocks_passed++;
-	s->fails_in_row = 0;
-	if (s->quarantined) {
-		/* The re-test block proves the source, it is not credited. */
-		s->quarantined = false;
+	if (rngd_policy_block_passed(&s->q)) {
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
@@ -355,7 +344,7 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 	return 0;
 }
 
-/* ---- 5. Periodic jobs ------------------------------------------------- */
+/* ---- 4. Periodic jobs ------------------------------------------------- */
 
 /* The host sink's phase counters and the EGD server's, into sink_stats. */
 static void refresh_sink_stats(struct rngd_loop *l)
@@ -552,7 +541,7 @@ static uint64_t run_periodic(struct rngd_loop *l, struct periodic *p, uint64_t n
 	return next;
 }
 
-/* ---- 4. Waiting, signals and the run ---------------------------------- */
+/* ---- 5. Waiting, signals and the run ---------------------------------- */
 
 static const int handled_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 

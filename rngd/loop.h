@@ -18,6 +18,7 @@
 #include "fips/fips.h"
 #include "rngd/log.h"
 #include "rngd/options.h"
+#include "rngd/policy.h"
 #include "rngd/sink.h"
 #include "rngd/stats.h"
 #include "sources/source.h"
@@ -86,11 +87,9 @@ struct rngd_slot {
 	/* Main thread only. */
 	struct fips_gate gate;
 	bool gate_ready;
-	unsigned int fails_in_row;
-	bool quarantined;
+	struct rngd_quarantine q;      /* failures in a row, quarantine, re-test back-off */
 	bool retest_waiting;           /* quarantined, reader paused until retest_at_ms */
 	uint64_t retest_at_ms;
-	unsigned int retest_backoff_ms;
 	struct rngd_source_stats stats;
 	struct rngd_ratelimit main_rl;
 };

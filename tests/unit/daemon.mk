@@ -4,7 +4,8 @@ DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c \
 	rngd/options.c rngd/argv_scan.c rngd/config.c rngd/options.h
 DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
 DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
-DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h rngd/reader.c rngd/reader.h rngd/log.c \
+DAEMON_POLICY_TEST_FILES = tests/unit/test_daemon_policy.c rngd/policy.c rngd/policy.h
+DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h rngd/policy.c rngd/reader.c rngd/reader.h rngd/log.c \
 	rngd/credit.c rngd/stats.c rngd/notify.c rngd/hwrng_quality.c rngd/sink_file.c
 DAEMON_LOOP_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) \
@@ -19,8 +20,11 @@ check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
 	tests/unit/test_daemon_source_set
 TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
 	tests/unit/test_daemon_source_set tests/unit/test_daemon_log
-check_PROGRAMS += tests/unit/test_daemon_log tests/unit/test_daemon_loop
-TESTS += tests/unit/test_daemon_loop
+check_PROGRAMS += tests/unit/test_daemon_log tests/unit/test_daemon_loop tests/unit/test_daemon_policy
+TESTS += tests/unit/test_daemon_loop tests/unit/test_daemon_policy
+tests_unit_test_daemon_policy_SOURCES = $(DAEMON_POLICY_TEST_FILES)
+tests_unit_test_daemon_policy_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_daemon_policy_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_daemon_loop_SOURCES = $(DAEMON_LOOP_TEST_FILES)
 tests_unit_test_daemon_loop_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS)
 tests_unit_test_daemon_loop_LDADD = $(DAEMON_LOOP_TEST_LIBS)
@@ -43,8 +47,12 @@ check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_cre
 	tests/unit/test_daemon_source_set_asan
 TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
 	tests/unit/test_daemon_source_set_asan tests/unit/test_daemon_log_asan
-check_PROGRAMS += tests/unit/test_daemon_log_asan tests/unit/test_daemon_loop_asan
-TESTS += tests/unit/test_daemon_loop_asan
+check_PROGRAMS += tests/unit/test_daemon_log_asan tests/unit/test_daemon_loop_asan tests/unit/test_daemon_policy_asan
+TESTS += tests/unit/test_daemon_loop_asan tests/unit/test_daemon_policy_asan
+tests_unit_test_daemon_policy_asan_SOURCES = $(DAEMON_POLICY_TEST_FILES)
+tests_unit_test_daemon_policy_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
+tests_unit_test_daemon_policy_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_policy_asan_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_daemon_loop_asan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
 tests_unit_test_daemon_loop_asan_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS) $(DAEMON_SANITIZE)
 tests_unit_test_daemon_loop_asan_LDFLAGS = $(DAEMON_SANITIZE)
