@@ -628,9 +628,12 @@ int rngd_loop_wake_fd(const struct rngd_loop *l)
 	return l->event_fd;
 }
 
-bool rngd_loop_test_mode(const struct rngd_loop *l)
+void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cfg)
 {
-	return l->cfg.test_mode;
+	bool test_mode = l->cfg.test_mode;
+
+	l->cfg = *cfg;
+	l->cfg.test_mode = test_mode;
 }
 
 size_t rngd_loop_open_sources(struct rngd_loop *l)

@@ -173,8 +173,9 @@ void rngd_loop_set_egd(struct rngd_loop *l, void (*log_stats_extra)(void *ctx, c
 void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w);
 /* An eventfd that wakes the loop when written (for the EGD reserve). */
 int rngd_loop_wake_fd(const struct rngd_loop *l);
-/* Whether the loop credits nothing and prints rates (-t). */
-bool rngd_loop_test_mode(const struct rngd_loop *l);
+/* New settings after a reload (SIGHUP). Test mode (-t) stays as the loop
+ * started: the sink was chosen for it. */
+void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cfg);
 
 /* Open every enabled source once, in this thread (before privileges drop).
  * Returns how many are usable now (open, or retrying a FIFO/device). */

@@ -170,6 +170,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 {
 	struct rngd *d = ctx;
 	struct rngd_options fresh;
+	struct rngd_loop_config lc;
 	char err[RNGD_ERR_MAX];
 	int r;
 
@@ -186,8 +187,8 @@ static int reload(struct rngd_loop *l, void *ctx)
 	}
 	rngd_options_free(&d->opts);
 	d->opts = fresh;
-	loop_config_from(&l->cfg, &d->opts);
-	l->cfg.test_mode = rngd_loop_test_mode(&d->loop);
+	loop_config_from(&lc, &d->opts);
+	rngd_loop_set_config(l, &lc);
 	if (d->egd_open) {
 		struct egd_limits lim;
 

@@ -597,6 +597,40 @@ static void test_credited_first_while_filling(void **state)
 	free(slots);
 }
 
+/* A reload's settings replace the loop's, but -t stays as the loop
+ * started either way: its sink was chosen for it. */
+static void test_set_config_keeps_test_mode(void **state)
+{
+	struct fake_sink fs = { .demand = 0 };
+	struct rng_sink sink = { &fake_sink_ops, &fs };
+	struct rngd_loop_config cfg, fresh;
+	struct rngd_slot *slots = calloc(1, sizeof(*slots));
+	struct rngd_log log;
+	struct rngd_loop loop;
+
+	(void)state;
+	assert_non_null(slots);
+	default_cfg(&cfg);
+	cfg.test_mode = true;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slots, 0, &cfg), 0);
+	fresh = cfg;
+	fresh.test_mode = false;
+	fresh.quarantine_after = 9;
+	fresh.random_step = 64;
+	rngd_loop_set_config(&loop, &fresh);
+	assert_true(loop.cfg.test_mode);
+	assert_int_equal(loop.cfg.quarantine_after, 9);
+	assert_int_equal(loop.cfg.random_step, 64);
+	loop.cfg.test_mode = false;
+	fresh.test_mode = true;
+	rngd_loop_set_config(&loop, &fresh);
+	assert_false(loop.cfg.test_mode);
+	rngd_loop_destroy(&loop);
+	rngd_log_close(&log);
+	free(slots);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -611,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_stalled_fifo_sink_sleeps),
 		cmocka_unit_test(test_queue_wiped),
 		cmocka_unit_test(test_credited_first_while_filling),
+		cmocka_unit_test(test_set_config_keeps_test_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
