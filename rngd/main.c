@@ -38,6 +38,7 @@
 #include "rngd/notify.h"
 #include "rngd/options.h"
 #include "rngd/privs.h"
+#include "rngd/reader.h"
 #include "rngd/secret_mem.h"
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
@@ -330,8 +331,8 @@ static void watch_hwrng(struct rngd *d)
 	rngd_loop_set_hwrng_watch(&d->loop, &d->hwrng_watch);
 	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
 	 * is for good, and its reader re-opens with back-off. */
-	hw->device_events = hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-			    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR;
+	rngd_slot_set_device_events(hw, hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+				    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR);
 }
 
 /* How peer options were taken, and every source whose credit the user's

@@ -126,7 +126,7 @@ static void *reader_main(void *arg)
 	bool seeded = false;
 
 	for (;;) {
-		bool reopen, is_open, exhausted, full;
+		bool reopen, is_open, exhausted, full, device_events;
 		size_t need;
 		ssize_t n;
 
@@ -238,6 +238,7 @@ static void *reader_main(void *arg)
 					 "%s; closing, re-opening in %.1f s", s->src.why, backoff / 1000.0);
 		(void)pthread_mutex_lock(&s->lock);
 		s->read_errors++;
+		device_events = s->device_events;
 		(void)pthread_mutex_unlock(&s->lock);
 		reader_close(s);
 		have = 0;
@@ -245,12 +246,19 @@ static void *reader_main(void *arg)
 		wake_main(l);
 		/* No device behind /dev/hwrng now: the device watch wakes us. */
 		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS :
-			     n == -ENODEV && s->device_events ? RNGD_DEVICE_WAIT_MS : backoff);
+			     n == -ENODEV && device_events ? RNGD_DEVICE_WAIT_MS : backoff);
 		if (n < 0)
 			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
 	}
 	explicit_bzero(&blk, sizeof(blk));
 	return NULL;
+}
+
+void rngd_slot_set_device_events(struct rngd_slot *s, bool on)
+{
+	(void)pthread_mutex_lock(&s->lock);
+	s->device_events = on;
+	(void)pthread_mutex_unlock(&s->lock);
 }
 
 bool rngd_slot_take(struct rngd_slot *s, struct rngd_block *out)
