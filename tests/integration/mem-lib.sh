@@ -60,7 +60,7 @@ mem_optional_libs() {
 # it (e.g. setarch -R, as idle-memory.sh runs rngd).
 mem_reference_hwm() {
 	local pid hwm
-	"$@" "$top_builddir/tests/integration/idle-reference" 2>/dev/null &
+	env "$@" "$top_builddir/tests/integration/idle-reference" 2>/dev/null &
 	pid=$!
 	sleep 0.5
 	hwm=$(mem_field "$pid" VmHWM)
