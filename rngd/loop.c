@@ -10,12 +10,12 @@
  *                       (the rules: rngd/policy.c; here their effects).
  *   3. Sink             main thread: asks demand() before taking a block,
  *                       writes in -s sized parts.
- *   4. Periodic jobs    stats file, -t rates, the hwrng device watch
- *                       (rngd/hwrng_watch.c: events, not a timer),
- *                       systemd readiness, status and watchdog.
- *   5. Waiting          main thread: poll() on a signalfd and an eventfd
+ *   4. Waiting          main thread: poll() on a signalfd and an eventfd
  *                       the readers poke, with a timeout from the sink,
  *                       the re-test deadlines and the periodic jobs.
+ * The periodic jobs (stats file, -t rates, the hwrng device watch's tick,
+ * systemd readiness, status and watchdog) and the reports they make are
+ * in rngd/loop_jobs.c.
  */
 #include <config.h>
 
@@ -34,13 +34,12 @@
 #include "rngd/credit.h"
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
+#include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
 #include "rngd/policy.h"
 #include "rngd/reader.h"
 #include "rngd/thread_stack.h"
 
-#define STATUS_EVERY_MS 10000u
-#define TEST_RATE_EVERY_MS 1000u
 /* While the kernel pool fills: zero-credit blocks cannot make it ready,
  * so at most one of them a second, and never ahead of a credited one. */
 #define ZERO_CREDIT_PACE_MS 1000u
@@ -272,8 +271,6 @@ static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now
 
 /* ---- 3. Sink ---------------------------------------------------------- */
 
-static void update_status(struct rngd_loop *l);
-
 /*
  * The host sink's running count of credit its consumer took. A sink
  * without counters (a test's) counts what it is handed: @handed is then
@@ -339,37 +336,16 @@ static int write_pending(struct rngd_loop *l, size_t demand)
 		l->ready = true;
 		rngd_log(l->log, LOG_INFO, "rngd", "first credited block written; ready");
 		notify_ready();
-		update_status(l);
+		rngd_loop_update_status(l);
 	}
 	return 0;
 }
 
-/* ---- 4. Periodic jobs ------------------------------------------------- */
+/* ---- 4. Waiting, signals and the run ---------------------------------- */
 
-/* The host sink's phase counters and the EGD server's, into sink_stats. */
-static void refresh_sink_stats(struct rngd_loop *l)
+static uint64_t min_u64(uint64_t a, uint64_t b)
 {
-	struct rngd_sink_stats *st = &l->sink_stats;
-	struct rng_sink_counters c = { 0 };
-
-	if (l->host_sink && l->host_sink->ops->counters)
-		l->host_sink->ops->counters(l->host_sink, &c);
-	st->pool_phases = c.pool_phases;
-	st->filling = c.filling;
-	st->bytes_filling = c.bytes_filling;
-	st->bytes_after_ready = c.bytes_after_ready;
-	st->reseeds = c.reseeds;
-	st->egd = l->egd_bytes_served != NULL;
-	st->egd_bytes_served = st->egd ? l->egd_bytes_served(l->log_stats_ctx) : 0;
-}
-
-static void sync_reader_counters(struct rngd_slot *s)
-{
-	(void)pthread_mutex_lock(&s->lock);
-	s->stats.bytes_read = s->bytes_read;
-	s->stats.reopens = s->reopens;
-	s->stats.read_errors = s->read_errors;
-	(void)pthread_mutex_unlock(&s->lock);
+	return a < b ? a : b;
 }
 
 /* Stop the readers; the counters of those that ended are final now. */
@@ -378,170 +354,9 @@ static void stop_readers(struct rngd_loop *l)
 	rngd_readers_stop(l);
 	for (size_t i = 0; i < l->n_slots; i++)
 		if (l->slots[i].started && !l->slots[i].abandoned)
-			sync_reader_counters(&l->slots[i]);
+			rngd_slot_sync_counters(&l->slots[i]);
 }
 
-void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
-{
-	char line[1024];
-
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		sync_reader_counters(s);
-		rngd_stats_format(line, sizeof(line), &s->stats);
-		rngd_log(l->log, LOG_NOTICE, s->src.name, "%s: %s, %s", why,
-			 rngd_slot_state_name(rngd_slot_state(s)), line);
-	}
-	refresh_sink_stats(l);
-	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
-	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->ops->name, line);
-	if (l->log_stats_extra)
-		l->log_stats_extra(l->log_stats_ctx, why);
-}
-
-static void write_stats_file(struct rngd_loop *l, uint64_t now)
-{
-	struct rngd_stats_entry e[l->n_slots ? l->n_slots : 1];
-	size_t n = 0;
-	int r;
-
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		sync_reader_counters(s);
-		e[n++] = (struct rngd_stats_entry){ s->src.name, &s->stats,
-						    rngd_slot_state_name(rngd_slot_state(s)) };
-	}
-	refresh_sink_stats(l);
-	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->ops->name);
-	if (r < 0)
-		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s: %s",
-				 l->cfg.stats_file, strerror(-r));
-}
-
-static void print_rates(struct rngd_loop *l, uint64_t now)
-{
-	double secs = (double)(now - l->start_ms) / 1000.0;
-
-	if (secs <= 0)
-		return;
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		printf("%s: %.0f passing bytes/s (%" PRIu64 " blocks passed, %" PRIu64 " failed, %s)\n",
-		       s->src.name, (double)(s->stats.blocks_passed * FIPS_BLOCK_BYTES) / secs,
-		       s->stats.blocks_passed, s->stats.blocks_failed,
-		       rngd_slot_state_name(rngd_slot_state(s)));
-	}
-	(void)fflush(stdout);
-}
-
-static void update_status(struct rngd_loop *l)
-{
-	const struct rngd_sink_stats *ss;
-	char egd[80] = "";
-	char names[256] = "";
-	size_t off = 0;
-
-	for (size_t i = 0; i < l->n_slots && off < sizeof(names); i++) {
-		struct rngd_slot *s = &l->slots[i];
-		enum rngd_slot_state st = rngd_slot_state(s);
-		int n;
-
-		if (st == RNGD_SLOT_DISABLED)
-			continue;
-		if (st == RNGD_SLOT_ACTIVE)
-			n = snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "", s->src.name);
-		else
-			n = snprintf(names + off, sizeof(names) - off, "%s%s (%s)", off ? ", " : "", s->src.name,
-				     rngd_slot_state_name(st));
-		off += n > 0 ? (size_t)n : 0;
-	}
-	refresh_sink_stats(l);
-	ss = &l->sink_stats;
-	if (ss->egd)
-		(void)snprintf(egd, sizeof(egd), "; %" PRIu64 " bytes served to EGD clients", ss->egd_bytes_served);
-	if (!ss->pool_phases)
-		notify_status("sources: %s; %" PRIu64 " bits credited%s", off ? names : "none", ss->bits_credited, egd);
-	else if (ss->filling)
-		notify_status("sources: %s; pool filling: %" PRIu64 " bits credited%s", off ? names : "none",
-			      ss->bits_credited, egd);
-	else
-		notify_status("sources: %s; pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
-			      " bytes mixed since, %" PRIu64 " reseeds%s", off ? names : "none", ss->bits_credited,
-			      ss->bytes_after_ready, ss->reseeds, egd);
-}
-
-struct periodic {
-	uint64_t next_stats, next_rates, next_status, next_watchdog;
-	uint64_t watchdog_ms;
-};
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-/* Run what is due; returns the earliest next deadline. */
-static uint64_t run_periodic(struct rngd_loop *l, struct periodic *p, uint64_t now)
-{
-	uint64_t next = UINT64_MAX;
-
-	if (!l->ready) {
-		uint64_t at = l->start_ms + l->cfg.ready_timeout_ms;
-
-		if (now >= at) {
-			l->ready = true;
-			rngd_log(l->log, LOG_NOTICE, "rngd",
-				 "no credited block within %.1f s; telling the service manager we are ready anyway",
-				 l->cfg.ready_timeout_ms / 1000.0);
-			notify_ready();
-			update_status(l);
-		} else {
-			next = min_u64(next, at);
-		}
-	}
-	if (l->cfg.stats_file) {
-		if (now >= p->next_stats) {
-			write_stats_file(l, now);
-			p->next_stats = now + l->cfg.stats_interval_s * 1000ull;
-		}
-		next = min_u64(next, p->next_stats);
-	}
-	if (l->cfg.test_mode) {
-		if (now >= p->next_rates) {
-			print_rates(l, now);
-			p->next_rates = now + TEST_RATE_EVERY_MS;
-		}
-		next = min_u64(next, p->next_rates);
-	}
-	if (l->hwrng_watch)
-		next = min_u64(next, hwrng_watch_run(l->hwrng_watch, now));
-	/* No wake-up of its own: the status rides on the loop's other ones
-	 * (blocks, the top-up timer), so an idle rngd sleeps. */
-	if (now >= p->next_status) {
-		if (l->ready)
-			update_status(l);
-		p->next_status = now + STATUS_EVERY_MS;
-	}
-	if (p->watchdog_ms) {
-		if (now >= p->next_watchdog) {
-			notify_watchdog();
-			p->next_watchdog = now + p->watchdog_ms;
-		}
-		next = min_u64(next, p->next_watchdog);
-	}
-	return next;
-}
-
-/* ---- 5. Waiting, signals and the run ---------------------------------- */
 
 static const int handled_signals[] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1 };
 
@@ -718,17 +533,12 @@ static void handle_signals(struct rngd_loop *l)
 
 int rngd_loop_run(struct rngd_loop *l)
 {
-	struct periodic p = { 0 };
+	struct rngd_loop_jobs jobs;
 	struct pollfd pfd[4];
 	int exit_code = RNGD_EXIT_OK;
-	uint64_t wd_usec;
 
 	l->start_ms = rngd_now_ms();
-	wd_usec = notify_watchdog_usec();
-	p.watchdog_ms = wd_usec ? wd_usec / 2000u : 0;
-	if (p.watchdog_ms == 0 && wd_usec)
-		p.watchdog_ms = 1;
-	p.next_status = l->start_ms + STATUS_EVERY_MS;
+	rngd_loop_jobs_init(&jobs, l->start_ms);
 	if (rngd_readers_start(l) < 0) {
 		stop_readers(l);
 		return RNGD_EXIT_FAILURE;
@@ -743,7 +553,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		if (l->stopping)
 			break;
 		now = rngd_now_ms();
-		next = run_periodic(l, &p, now);
+		next = rngd_loop_jobs_run(l, &jobs, now);
 		resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);
@@ -819,11 +629,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		if (s->started && n)
 			rngd_log(l->log, LOG_NOTICE, s->src.name, "%lu repeated messages were suppressed", n);
 	}
-	if (l->cfg.test_mode)
-		print_rates(l, rngd_now_ms());
-	if (l->cfg.stats_file)
-		write_stats_file(l, rngd_now_ms());
-	rngd_loop_log_stats(l, "summary");
+	rngd_loop_jobs_final(l);
 	return exit_code;
 }
 
