@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The event loop.
+ * The event loop: it waits, and dispatches.
  *
- *   1. Reader threads   rngd/reader.c, one per source: open, read whole
- *                       blocks, queue them, block while the queue is full.
- *   2. Gate and credit  main thread: a block taken from a queue goes
- *                       through its source's gate; passing blocks earn
- *                       credit, failing ones count, quarantine, or mix
- *                       (the rules: rngd/policy.c; here their effects).
- *   3. Sink             main thread: asks demand() before taking a block,
- *                       writes in -s sized parts.
- *   4. Waiting          main thread: poll() on a signalfd and an eventfd
- *                       the readers poke, with a timeout from the sink,
- *                       the re-test deadlines and the periodic jobs.
- * The periodic jobs (stats file, -t rates, the hwrng device watch's tick,
- * systemd readiness, status and watchdog) and the reports they make are
- * in rngd/loop_jobs.c.
+ *   Reader threads   rngd/reader.c, one per source: open, read whole
+ *                    blocks, queue them, block while the queue is full.
+ *   Gate and credit  rngd/block_flow.c, main thread: a block taken from a
+ *                    queue goes through its source's gate; passing blocks
+ *                    earn credit, failing ones count, quarantine, or mix
+ *                    (the rules: rngd/policy.c).
+ *   Sink             rngd/block_flow.c: asked demand() first (here), then
+ *                    written in -s sized parts.
+ *   Periodic jobs    rngd/loop_jobs.c: stats file, -t rates, the hwrng
+ *                    device watch's tick, systemd readiness, status and
+ *                    watchdog, the summary.
+ *   Waiting          here: poll() on a signalfd, an eventfd the readers
+ *                    poke and the device watch's socket, with a timeout
+ *                    from the sink, the re-test deadlines and the jobs;
+ *                    signals (SIGHUP reload, SIGUSR1 stats, SIGTERM);
+ *                    opening the sources; start and stop.
  */
 #include <config.h>
 
@@ -31,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rngd/block_flow.h"
 #include "rngd/credit.h"
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
@@ -40,308 +43,7 @@
 #include "rngd/reader.h"
 #include "rngd/thread_stack.h"
 
-/* While the kernel pool fills: zero-credit blocks cannot make it ready,
- * so at most one of them a second, and never ahead of a credited one. */
-#define ZERO_CREDIT_PACE_MS 1000u
-
-static const char *const slot_state_names[] = {
-	[RNGD_SLOT_ACTIVE] = "active",
-	[RNGD_SLOT_QUARANTINED] = "quarantined",
-	[RNGD_SLOT_EXHAUSTED] = "exhausted",
-	[RNGD_SLOT_DOWN] = "down",
-	[RNGD_SLOT_DISABLED] = "disabled",
-};
-
-const char *rngd_slot_state_name(enum rngd_slot_state s)
-{
-	return (unsigned int)s < sizeof(slot_state_names) / sizeof(slot_state_names[0]) ?
-		slot_state_names[s] : "?";
-}
-
-enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
-{
-	enum rngd_slot_state st;
-
-	if (!s->enabled || !s->started)
-		return RNGD_SLOT_DISABLED;
-	(void)pthread_mutex_lock(&s->lock);
-	if (s->exhausted && s->count == 0)
-		st = RNGD_SLOT_EXHAUSTED;
-	else if (s->q.quarantined)
-		st = RNGD_SLOT_QUARANTINED;
-	else if (!s->is_open && s->count == 0)
-		st = RNGD_SLOT_DOWN;
-	else
-		st = RNGD_SLOT_ACTIVE;
-	(void)pthread_mutex_unlock(&s->lock);
-	return st;
-}
-
-/* True while the host's kernel pool is filling (credit counts): then
- * credited blocks go first and only to the host (rngd.8). */
-static bool host_filling(const struct rngd_loop *l)
-{
-	struct rng_sink_counters c;
-
-	if (!l->host_sink || !l->host_sink->ops->counters)
-		return false;
-	l->host_sink->ops->counters(l->host_sink, &c);
-	return c.pool_phases && c.filling;
-}
-
-/* ---- 2. Gate and credit ----------------------------------------------- */
-
-/*
- * Quarantine: the reader stops, and what it queued is dropped; rngd.8
- * promises the source "is not read until its re-test time".
- */
-static void slot_quarantine_wait(struct rngd_slot *s, uint64_t retest_at_ms)
-{
-	s->retest_at_ms = retest_at_ms;
-	s->retest_waiting = true;
-	rngd_slot_flush_pause(s, true);
-}
-
-/* The re-test is due: flush once more and let the reader read fresh data,
- * so the re-test block is one read after this point. */
-static void resume_due_retests(struct rngd_loop *l, uint64_t now)
-{
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started || !s->retest_waiting || now < s->retest_at_ms)
-			continue;
-		s->retest_waiting = false;
-		rngd_slot_flush_pause(s, false);
-	}
-}
-
-/* A new device behind the same source: what was queued came from the old
- * one, and the new one starts with a clean gate and a clean record. */
-void rngd_slot_reset_gate(struct rngd_slot *slot)
-{
-	rngd_slot_flush_pause(slot, false);
-	if (slot->gate_ready)
-		fips_gate_reset(&slot->gate);
-	rngd_policy_reset(&slot->q);
-	slot->retest_waiting = false;
-}
-
-static bool slot_has_block(struct rngd_slot *s)
-{
-	bool has;
-
-	(void)pthread_mutex_lock(&s->lock);
-	has = s->count > 0;
-	(void)pthread_mutex_unlock(&s->lock);
-	return has;
-}
-
-/* The source whose block goes next (rngd_policy_pick): a source waiting
- * out a quarantine is not a candidate; one whose re-test is due is. */
-static struct rngd_slot *pick_slot(struct rngd_loop *l, uint64_t now)
-{
-	struct rngd_pick_candidate c[l->n_slots ? l->n_slots : 1];
-	int best;
-
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		c[i] = (struct rngd_pick_candidate){
-			.ready = s->started && !s->retest_waiting && slot_has_block(s),
-			.credited = !l->cfg.test_mode && credit_entropy_per_bit(&s->src, s->credit_explicit) > 0,
-			.priority = s->src.priority,
-		};
-	}
-	best = rngd_policy_pick(c, l->n_slots, host_filling(l), now < l->zero_credit_not_before_ms);
-	return best < 0 ? NULL : &l->slots[best];
-}
-
-static size_t count_usable(struct rngd_loop *l)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < l->n_slots; i++) {
-		enum rngd_slot_state st = rngd_slot_state(&l->slots[i]);
-
-		if (st == RNGD_SLOT_ACTIVE || st == RNGD_SLOT_DOWN)
-			n++;
-	}
-	return n;
-}
-
-static void failed_tests(char *buf, size_t len, unsigned int mask)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int t = 0; t < FIPS_TEST_MAX && off < len; t++) {
-		if (!(mask & FIPS_FAIL_BIT(t)))
-			continue;
-		int n = snprintf(buf + off, len - off, "%s%s", off ? "," : "", fips_test_name((enum fips_test)t));
-		off += n > 0 ? (size_t)n : 0;
-	}
-}
-
-static void set_pending(struct rngd_loop *l, struct rngd_slot *s, const uint8_t *data, unsigned int credit,
-			bool failed)
-{
-	l->pending_failed = failed;
-	memcpy(l->pending, data, FIPS_BLOCK_BYTES);
-	l->pending_len = FIPS_BLOCK_BYTES;
-	l->pending_off = 0;
-	l->pending_credit = credit;
-	l->pending_slot = s;
-}
-
-static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b,
-			 unsigned int mask, uint64_t now)
-{
-	const struct rngd_quarantine_rules rules = {
-		l->cfg.quarantine_after, l->cfg.retest_min_ms, l->cfg.retest_max_ms,
-	};
-	char tests[128];
-
-	s->stats.blocks_failed++;
-	for (int t = 0; t < FIPS_TEST_MAX; t++)
-		if (mask & FIPS_FAIL_BIT(t))
-			s->stats.failures[t]++;
-	failed_tests(tests, sizeof(tests), mask);
-
-	switch (rngd_policy_block_failed(&s->q, &rules)) {
-	case RNGD_FAIL_RETEST_FAILED:
-		slot_quarantine_wait(s, now + s->q.backoff_ms);
-		rngd_log_limited(l->log, &s->main_rl, now, LOG_WARNING, s->src.name,
-				 "re-test block failed (%s); still quarantined, next re-test in %.1f s", tests,
-				 s->q.backoff_ms / 1000.0);
-		break;
-	case RNGD_FAIL_QUARANTINED:
-		s->stats.quarantines++;
-		slot_quarantine_wait(s, now + s->q.backoff_ms);
-		rngd_log(l->log, LOG_WARNING, s->src.name,
-			 "quarantined after %u failed blocks in a row (last: %s); re-test in %.1f s",
-			 s->q.fails_in_row, tests, s->q.backoff_ms / 1000.0);
-		if (count_usable(l) == 0)
-			rngd_log(l->log, LOG_ERR, "rngd",
-				 "no usable source left; re-testing quarantined sources with back-off");
-		break;
-	case RNGD_FAIL_COUNTED:
-		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
-				 "block failed (%s), %u in a row; not credited", tests, s->q.fails_in_row);
-		break;
-	}
-	if (rngd_policy_mix_failed(l->cfg.on_fail, l->cfg.test_mode, host_filling(l),
-				   now < l->zero_credit_not_before_ms))
-		set_pending(l, s, b->data, 0, true);
-}
-
-static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b, uint64_t now)
-{
-	unsigned int mask, credit;
-
-	if (b->seed) {
-		fips_gate_seed(&s->gate, b->data);
-		return;
-	}
-	mask = fips_gate_check(&s->gate, b->data);
-	if (mask) {
-		block_failed(l, s, b, mask, now);
-		return;
-	}
-	s->stats.blocks_passed++;
-	if (rngd_policy_block_passed(&s->q)) {
-		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
-		return;
-	}
-	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->credit_explicit));
-	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);
-}
-
-/* Tested bytes never outlive their use: the stack copy is wiped here, the
- * queue entry in slot_take(), the pending block once written. */
-static void process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
-{
-	struct rngd_block b;
-
-	if (!rngd_slot_take(s, &b))
-		return;
-	gate_block(l, s, &b, now);
-	explicit_bzero(&b, sizeof(b));
-}
-
-/* ---- 3. Sink ---------------------------------------------------------- */
-
-/*
- * The host sink's running count of credit its consumer took. A sink
- * without counters (a test's) counts what it is handed: @handed is then
- * the count's rise for the write about to be accounted. With -o none
- * (EGD only), nothing is credited to any pool.
- */
-static uint64_t host_bits_counted(struct rngd_loop *l, unsigned int handed)
-{
-	struct rng_sink_counters c;
-
-	if (!l->host_sink || !l->host_sink->ops->counters) {
-		if (l->host_sink && l->sink == l->host_sink)
-			l->host_fallback_count += handed;
-		return l->host_fallback_count;
-	}
-	l->host_sink->ops->counters(l->host_sink, &c);
-	return c.bits_counted;
-}
-
-static int write_pending(struct rngd_loop *l, size_t demand)
-{
-	size_t left = l->pending_len - l->pending_off;
-	size_t part = left;
-	unsigned int credit, counted;
-	uint64_t counted_before;
-	bool filling;
-	int r;
-
-	if (part > l->cfg.random_step)
-		part = l->cfg.random_step;
-	if (part > demand)
-		part = demand;
-	credit = credit_split(l->pending_credit, left, part);
-	filling = host_filling(l);
-	counted_before = host_bits_counted(l, 0);
-	r = l->sink->ops->write(l->sink, l->pending + l->pending_off, part, credit);
-	if (r < 0) {
-		l->sink_stats.write_errors++;
-		return r;
-	}
-	/* What the host's sink really counted, not what was claimed. */
-	counted = (unsigned int)(host_bits_counted(l, credit) - counted_before);
-	l->sink_stats.writes++;
-	l->sink_stats.bytes_written += part;
-	l->sink_stats.bits_credited += counted;
-	if (filling && l->pending_credit == 0)
-		l->zero_credit_not_before_ms = rngd_now_ms() + ZERO_CREDIT_PACE_MS;
-	if (l->pending_slot) {
-		l->pending_slot->stats.bits_credited += counted;
-		if (l->pending_failed)
-			l->pending_slot->stats.bytes_mixed += part;
-		else
-			l->pending_slot->stats.bytes_to_sink += part;
-	}
-	l->pending_off += part;
-	l->pending_credit -= credit;
-	if (l->pending_off == l->pending_len) {
-		explicit_bzero(l->pending, sizeof(l->pending));
-		l->pending_len = l->pending_off = 0;
-		l->pending_slot = NULL;
-	}
-	if (credit > 0 && !l->ready) {
-		l->ready = true;
-		rngd_log(l->log, LOG_INFO, "rngd", "first credited block written; ready");
-		notify_ready();
-		rngd_loop_update_status(l);
-	}
-	return 0;
-}
-
-/* ---- 4. Waiting, signals and the run ---------------------------------- */
+/* ---- Waiting, signals and the run ---------------------------------- */
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
@@ -554,14 +256,14 @@ int rngd_loop_run(struct rngd_loop *l)
 			break;
 		now = rngd_now_ms();
 		next = rngd_loop_jobs_run(l, &jobs, now);
-		resume_due_retests(l, now);
+		rngd_flow_resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);
 		if (demand > 0) {
 			struct rngd_slot *s;
 
 			if (l->pending_len) {
-				int r = write_pending(l, demand);
+				int r = rngd_flow_write_pending(l, demand);
 
 				if (r < 0) {
 					rngd_log(l->log, LOG_ERR, "rngd", "sink %s: write failed: %s; exiting",
@@ -571,9 +273,9 @@ int rngd_loop_run(struct rngd_loop *l)
 				}
 				continue;
 			}
-			s = pick_slot(l, now);
+			s = rngd_flow_pick(l, now);
 			if (s) {
-				process_block(l, s, now);
+				rngd_flow_process_block(l, s, now);
 				continue;
 			}
 		} else {
@@ -582,17 +284,17 @@ int rngd_loop_run(struct rngd_loop *l)
 		/* Nothing to do now: wait for a signal, a block, or a deadline.
 		 * Say first if that wait is for nothing (no timer wakes us to
 		 * say it later). */
-		if (count_usable(l) == 0 && !l->none_left_logged) {
+		if (rngd_flow_count_usable(l) == 0 && !l->none_left_logged) {
 			l->none_left_logged = true;
 			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; still retrying");
-		} else if (count_usable(l) > 0) {
+		} else if (rngd_flow_count_usable(l) > 0) {
 			l->none_left_logged = false;
 		}
 		for (size_t i = 0; i < l->n_slots; i++)
 			if (l->slots[i].started && l->slots[i].retest_waiting)
 				next = min_u64(next, l->slots[i].retest_at_ms);
 		/* Zero-credit blocks held back while the pool fills. */
-		if (demand > 0 && l->zero_credit_not_before_ms > now && host_filling(l))
+		if (demand > 0 && l->zero_credit_not_before_ms > now && rngd_flow_host_filling(l))
 			next = min_u64(next, l->zero_credit_not_before_ms);
 		if (next == UINT64_MAX || next == RNG_SINK_NEVER)
 			timeout = -1;
