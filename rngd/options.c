@@ -19,6 +19,7 @@
 #include "rngd/egd_proto.h"
 #include "rngd/egd_server.h"
 #include "rngd/options.h"
+#include "sources/parse_num.h"
 #include "sources/source.h"
 
 enum opt_id {
@@ -215,21 +216,6 @@ void rngd_options_free(struct rngd_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
-static int parse_uint(const char *v, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long x;
-
-	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
-		return -EINVAL;
-	errno = 0;
-	x = strtoul(v, &end, 10);
-	if (errno || *end || x < min || x > max)
-		return -EINVAL;
-	*out = x;
-	return 0;
-}
-
 /* Seconds with an optional fraction, to milliseconds within [min_ms, max_ms]. */
 static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long max_ms, unsigned int *out)
 {
@@ -399,22 +385,22 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		r = add_source_arg(o, RNGD_SRC_OPTION, value);
 		break;
 	case 'W':
-		if (parse_uint(value, 0, 4096, &n) < 0)
+		if (rng_parse_uint(value, 0, 4096, &n) < 0)
 			return rngd_fail(err, "'%s' needs a number of bits 0..4096, not '%s'", name, value);
 		o->watermark_bits = (int)n;
 		break;
 	case 's':
-		if (parse_uint(value, 1, 65536, &n) < 0)
+		if (rng_parse_uint(value, 1, 65536, &n) < 0)
 			return rngd_fail(err, "'%s' needs a byte count 1..65536, not '%s'", name, value);
 		o->random_step = (unsigned int)n;
 		break;
 	case 'e':
-		if (parse_uint(value, 1, 8, &n) < 0)
+		if (rng_parse_uint(value, 1, 8, &n) < 0)
 			return rngd_fail(err, "'%s' needs bits per byte 1..8, not '%s'", name, value);
 		o->entropy_ceiling = (double)n / 8.0;
 		break;
 	case 'R':
-		if (parse_uint(value, 1, 86400, &n) < 0)
+		if (rng_parse_uint(value, 1, 86400, &n) < 0)
 			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
 		o->topup_interval_s = (unsigned int)n;
 		break;
@@ -437,7 +423,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 			return rngd_fail(err, "'%s' needs drop or mix, not '%s'", name, value);
 		break;
 	case OPT_STATS_INTERVAL:
-		if (parse_uint(value, 1, 86400, &n) < 0)
+		if (rng_parse_uint(value, 1, 86400, &n) < 0)
 			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
 		o->stats_interval_s = (unsigned int)n;
 		break;
@@ -446,7 +432,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 			return rngd_fail(err, "'%s' needs seconds 0..60, not '%s'", name, value);
 		break;
 	case OPT_QUARANTINE_AFTER:
-		if (parse_uint(value, 0, 1000000, &n) < 0)
+		if (rng_parse_uint(value, 0, 1000000, &n) < 0)
 			return rngd_fail(err, "'%s' needs a block count 0..1000000, not '%s'", name, value);
 		o->quarantine_after = (unsigned int)n;
 		break;
@@ -459,12 +445,12 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
 		break;
 	case OPT_TOPUP_INTERVAL:
-		if (parse_uint(value, 1, 86400, &n) < 0)
+		if (rng_parse_uint(value, 1, 86400, &n) < 0)
 			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
 		o->topup_interval_s = (unsigned int)n;
 		break;
 	case OPT_TOPUP_BYTES:
-		if (parse_uint(value, 1, 4096, &n) < 0)
+		if (rng_parse_uint(value, 1, 4096, &n) < 0)
 			return rngd_fail(err, "'%s' needs a byte count 1..4096, not '%s'", name, value);
 		o->topup_bytes = (unsigned int)n;
 		break;
@@ -489,22 +475,22 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		break;
 	}
 	case OPT_EGD_RATE:
-		if (parse_uint(value, 0, 1000000000, &n) < 0)
+		if (rng_parse_uint(value, 0, 1000000000, &n) < 0)
 			return rngd_fail(err, "'%s' needs bytes per second 0..1000000000, not '%s'", name, value);
 		o->egd_rate = (unsigned int)n;
 		break;
 	case OPT_EGD_BURST:
-		if (parse_uint(value, 1, 16777216, &n) < 0)
+		if (rng_parse_uint(value, 1, 16777216, &n) < 0)
 			return rngd_fail(err, "'%s' needs a byte count 1..16777216, not '%s'", name, value);
 		o->egd_burst = (unsigned int)n;
 		break;
 	case OPT_EGD_CLIENTS:
-		if (parse_uint(value, 1, EGD_MAX_CLIENTS, &n) < 0)
+		if (rng_parse_uint(value, 1, EGD_MAX_CLIENTS, &n) < 0)
 			return rngd_fail(err, "'%s' needs a client count 1..%u, not '%s'", name, EGD_MAX_CLIENTS, value);
 		o->egd_clients = (unsigned int)n;
 		break;
 	case OPT_EGD_PRIME:
-		if (parse_uint(value, 0, EGD_MAX_PRIME, &n) < 0)
+		if (rng_parse_uint(value, 0, EGD_MAX_PRIME, &n) < 0)
 			return rngd_fail(err, "'%s' needs a byte count 0..%u, not '%s'", name, EGD_MAX_PRIME, value);
 		o->egd_prime = (unsigned int)n;
 		break;

@@ -11,6 +11,7 @@ sources_libsources_a_SOURCES = \
 	sources/source.h \
 	sources/registry.c \
 	sources/common.c \
+	sources/parse_num.c sources/parse_num.h \
 	sources/dl.c sources/dl.h \
 	sources/sha512.c sources/sha512.h \
 	sources/hwrng.c \

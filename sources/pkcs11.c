@@ -39,6 +39,7 @@
 
 #include "sources/dl.h"
 #include "sources/pkcs11.h"
+#include "sources/parse_num.h"
 #include "sources/source.h"
 
 #define P11KIT_SONAME "libp11-kit.so.0"
@@ -196,9 +197,7 @@ static int pkcs11_set_option(struct rng_source *src, const char *key, const char
 	if (strcmp(key, "chunk") == 0) {
 		unsigned long v;
 
-		errno = 0;
-		v = strtoul(value, &end, 10);
-		if (errno || *end || value[0] < '1' || value[0] > '9' || v > PKCS11_CHUNK_MAX)
+		if (rng_parse_uint(value, 1, PKCS11_CHUNK_MAX, &v) < 0)
 			return rng_source_why(src, -EINVAL, "chunk '%s' is not 1..%d bytes", value, PKCS11_CHUNK_MAX);
 		st->chunk = v;
 		return 0;

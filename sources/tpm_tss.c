@@ -32,6 +32,7 @@
 #include <tss/tss_error.h>
 
 #include "sources/dl.h"
+#include "sources/parse_num.h"
 #include "sources/source.h"
 #include "sources/tpm_tss.h"
 
@@ -88,21 +89,6 @@ unsigned long tpm_tss_source_reconnects(const struct rng_source *src)
 
 /* ---- 1. Options ---------------------------------------------------------- */
 
-static int parse_uint(const char *value, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (value[0] < '0' || value[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(value, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static int tpm_tss_set_option(struct rng_source *src, const char *key, const char *value)
 {
 	struct tpm_tss_state *st = state_get(src);
@@ -117,7 +103,7 @@ static int tpm_tss_set_option(struct rng_source *src, const char *key, const cha
 		return 0;
 	}
 	if (strcmp(key, "port") == 0) {
-		if (parse_uint(value, 1, 65535, &v) < 0)
+		if (rng_parse_uint(value, 1, 65535, &v) < 0)
 			return rng_source_why(src, -EINVAL, "port '%s' is not 1..65535", value);
 		/*
 		 * libtspi takes tcsd's port only from TSS_TCSD_PORT. Options are
@@ -129,13 +115,13 @@ static int tpm_tss_set_option(struct rng_source *src, const char *key, const cha
 		return 0;
 	}
 	if (strcmp(key, "chunk") == 0) {
-		if (parse_uint(value, 1, TPM_TSS_CHUNK_MAX, &v) < 0)
+		if (rng_parse_uint(value, 1, TPM_TSS_CHUNK_MAX, &v) < 0)
 			return rng_source_why(src, -EINVAL, "chunk '%s' is not 1..%d", value, TPM_TSS_CHUNK_MAX);
 		st->chunk = (unsigned)v;
 		return 0;
 	}
 	if (strcmp(key, "reconnect_timeout") == 0) {
-		if (parse_uint(value, 0, 86400, &v) < 0)
+		if (rng_parse_uint(value, 0, 86400, &v) < 0)
 			return rng_source_why(src, -EINVAL, "reconnect_timeout '%s' is not 0..86400 seconds", value);
 		st->reconnect_timeout_s = (unsigned)v;
 		return 0;

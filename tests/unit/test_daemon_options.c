@@ -15,6 +15,7 @@
 
 #include "rngd/argv_scan.h"
 #include "rngd/options.h"
+#include "sources/parse_num.h"
 
 static int parse(struct rngd_options *o, char err[RNGD_ERR_MAX], int argc, ...)
 {
@@ -456,10 +457,32 @@ static void test_argv_scan_errors(void **state)
 	assert_int_equal(s.letter, 0);
 }
 
+/* sources/parse_num.c, which options and the sources' -O settings share. */
+static void test_parse_uint_takes_digits_within_range_only(void **state)
+{
+	static const char *const bad[] = { "", "-1", "+1", " 1", "\t1", "1 ", "12abc", "0x10",
+					   "99999999999999999999999" };
+	unsigned long v = 7;
+
+	(void)state;
+	assert_int_equal(rng_parse_uint("10", 10, 20, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(rng_parse_uint("20", 10, 20, &v), 0);
+	assert_int_equal(v, 20);
+	assert_int_equal(rng_parse_uint("0012", 10, 20, &v), 0);
+	assert_int_equal(v, 12);
+	assert_int_equal(rng_parse_uint("9", 10, 20, &v), -EINVAL);
+	assert_int_equal(rng_parse_uint("21", 10, 20, &v), -EINVAL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(rng_parse_uint(bad[i], 0, ~0ul, &v), -EINVAL);
+	assert_int_equal(v, 12);           /* untouched on error */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_parse_uint_takes_digits_within_range_only),
 		cmocka_unit_test(test_argv_scan_short_forms),
 		cmocka_unit_test(test_argv_scan_long_forms),
 		cmocka_unit_test(test_argv_scan_errors),
