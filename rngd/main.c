@@ -9,27 +9,27 @@
  *   5. the loop, until SIGTERM/SIGINT; then rng_quality restored.
  * SIGTERM/SIGINT during 1-4 are answered by the start-up watch
  * (rngd/startup_watch.h): exit 0 with a summary, whatever step hangs.
- * The only process-wide state of the daemon lives in this file.
+ * The only process-wide state of the daemon lives in this file (main()'s
+ * struct rngd, rngd/daemon.h); the hwrng gate, the EGD socket and the
+ * start-up checks are its steps in rngd/daemon_*.c.
  */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include "rngd/compat.h"
+#include "rngd/daemon.h"
 #include "rngd/egd_reserve.h"
 #include "rngd/egd_server.h"
-#include "rngd/egd_share.h"
 #include "rngd/file_kind.h"
 #include "rngd/hwrng_quality.h"
 #include "rngd/hwrng_watch.h"
@@ -38,42 +38,11 @@
 #include "rngd/notify.h"
 #include "rngd/options.h"
 #include "rngd/privs.h"
-#include "rngd/reader.h"
 #include "rngd/secret_mem.h"
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
 #include "rngd/source_set.h"
 #include "rngd/startup_watch.h"
-
-struct rngd {
-	int argc;
-	char **argv;
-	struct rngd_options opts;
-	struct rngd_log log;
-	struct rng_sink sink;
-	bool sink_open;
-	bool sink_is_kernel;
-	struct rngd_slot *slots;
-	size_t n_slots;
-	struct rngd_loop loop;
-	struct hwrng_quality hwq;
-	bool hwq_taken;
-	struct hwrng_watch hwrng_watch;
-	bool hwrng_watched;
-	int pidfile_fd;
-	/* The EGD server (--egd-socket): its reserve, and the sink the loop
-	 * feeds, which shares between the real sink and the reserve. */
-	struct egd_reserve egd_reserve;
-	struct egd_server egd;
-	struct egd_share egd_share;
-	struct rng_sink egd_sink;
-	bool egd_open;
-	/* Answers SIGTERM/SIGINT until the loop runs. What its stop callback
-	 * reads (log_ready, log, sink_open, sink, hwq_taken, hwq, egd_open)
-	 * changes only under its lock. */
-	struct rngd_startup_watch watch;
-	bool log_ready;
-};
 
 /* A usage error on one line: a value or a config line may hold control
  * characters (a stray CR, an escape sequence) that must not reach the
@@ -89,16 +58,6 @@ static void print_error_line(char *err)
 {
 	one_line(err);
 	fprintf(stderr, "rngd: %s\n", err);
-}
-
-static void watch_lock(struct rngd *d)
-{
-	rngd_startup_watch_lock(&d->watch);
-}
-
-static void watch_unlock(struct rngd *d)
-{
-	rngd_startup_watch_unlock(&d->watch);
 }
 
 static void phase(struct rngd *d, const char *what)
@@ -137,15 +96,6 @@ static void stop_during_startup(void *ctx, const char *signal_name, const char *
 static bool sink_is_none(const struct rngd_options *o)
 {
 	return o->random_device && strcmp(o->random_device, "none") == 0;
-}
-
-static void egd_limits_from(struct egd_limits *lim, const struct rngd_options *o)
-{
-	egd_limits_default(lim);
-	lim->rate = o->egd_rate;
-	lim->burst = o->egd_burst;
-	lim->max_clients = o->egd_clients;
-	lim->prime = o->egd_prime;
 }
 
 static int log_level(const struct rngd_options *o)
@@ -193,7 +143,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 	if (d->egd_open) {
 		struct egd_limits lim;
 
-		egd_limits_from(&lim, &d->opts);
+		rngd_daemon_egd_limits(&lim, &d->opts);
 		egd_server_set_limits(&d->egd, &lim);
 	}
 	rngd_log_set_level(&d->log, log_level(&d->opts));
@@ -254,9 +204,9 @@ static int open_sink(struct rngd *d)
 			 d->sink_is_kernel ? "kernel" : "file", path, strerror(-r));
 		return r;
 	}
-	watch_lock(d);
+	rngd_daemon_lock(d);
 	d->sink_open = true;
-	watch_unlock(d);
+	rngd_daemon_unlock(d);
 	if (d->sink_is_kernel) {
 		char how[160];
 
@@ -269,72 +219,6 @@ static int open_sink(struct rngd *d)
 }
 
 /* The misc device whose fd follows rng_current (linux's HWRNG_MINOR). */
-#define HWRNG_MISC_MAJOR 10
-#define HWRNG_MISC_MINOR 183
-
-static struct rngd_slot *hwrng_slot(struct rngd *d)
-{
-	for (size_t i = 0; i < d->n_slots; i++)
-		if (d->slots[i].src.ops == &rng_source_hwrng_ops && d->slots[i].enabled)
-			return &d->slots[i];
-	return NULL;
-}
-
-/* Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
- * pipes) must not take the kernel's hwrng credit away. */
-static void take_hwrng_quality(struct rngd *d)
-{
-	struct rngd_slot *hw = hwrng_slot(d);
-	const char *state_dir = d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR;
-	int r;
-
-	if (!hw || !hw->is_open || !d->sink_is_kernel)
-		return;
-	if (!d->opts.take_credit) {
-		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
-		return;
-	}
-	/* Held until hwq_taken says what the stop callback must restore. */
-	watch_lock(d);
-	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs, state_dir);
-	if (r == -EBUSY) {
-		watch_unlock(d);
-		rngd_log(&d->log, LOG_WARNING, hw->src.name,
-			 "another rngd holds the rng_quality record in %s and gates rng_quality: "
-			 "this one leaves rng_quality alone", state_dir);
-		return;
-	}
-	if (r < 0) {
-		rngd_log(&d->log, LOG_WARNING, hw->src.name,
-			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
-			 strerror(-r));
-		watch_unlock(d);
-		return;
-	}
-	d->hwq_taken = true;
-	watch_unlock(d);
-	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
-		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
-}
-
-/* Device events for the hwrng source: taken rng_quality follows the
- * current device, and a reader that found no device waits for one. */
-static void watch_hwrng(struct rngd *d)
-{
-	struct rngd_slot *hw = hwrng_slot(d);
-	struct stat st;
-
-	if (!hw)
-		return;
-	hwrng_watch_open(&d->hwrng_watch, &d->log, hw, d->hwq_taken ? &d->hwq : NULL, rngd_now_ms());
-	d->hwrng_watched = true;
-	rngd_loop_set_hwrng_watch(&d->loop, &d->hwrng_watch);
-	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
-	 * is for good, and its reader re-opens with back-off. */
-	rngd_slot_set_device_events(hw, hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-				    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR);
-}
-
 /* How peer options were taken, and every source whose credit the user's
  * own words changed (-e, -H, -O ...:entropy_per_bit): one line each. */
 static void log_compat_notes(struct rngd *d)
@@ -348,174 +232,6 @@ static void log_compat_notes(struct rngd *d)
 			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (default %.3f)",
 				 s->entropy_per_bit, s->ops->default_entropy_per_bit);
 	}
-}
-
-/* HRNGSELECT (--defaults-file): written to rng_current before any source
- * opens and before rng_quality is taken, as Debian's init script does. */
-static void select_hwrng(struct rngd *d)
-{
-	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
-	char path[4096];
-	FILE *f;
-
-	if (!d->opts.hwrng_select)
-		return;
-	snprintf(path, sizeof(path), "%s/rng_current", dir);
-	f = fopen(path, "we");
-	if (f) {
-		int bad = fputs(d->opts.hwrng_select, f) < 0;
-
-		if (fclose(f) != 0 || bad)
-			f = NULL;
-	}
-	if (!f) {
-		/* The init script goes on too: the device then stays the kernel's choice. */
-		rngd_log(&d->log, LOG_WARNING, "hwrng", "HRNGSELECT: cannot write %s to %s: %s", d->opts.hwrng_select,
-			 path, strerror(errno));
-		return;
-	}
-	rngd_log(&d->log, LOG_NOTICE, "hwrng", "HRNGSELECT: %s written to %s", d->opts.hwrng_select, path);
-}
-
-static uint64_t egd_served(void *ctx)
-{
-	struct rngd *d = ctx;
-
-	return egd_server_bytes_served(&d->egd);
-}
-
-static void log_egd_stats(void *ctx, const char *why)
-{
-	struct rngd *d = ctx;
-
-	egd_server_log_stats(&d->egd, why);
-	rngd_log(&d->log, LOG_NOTICE, "egd",
-		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 " (condensed from %" PRIu64
-		 " credited bits), dropped (0 credit) %" PRIu64, why,
-		 d->egd_share.inner ? d->egd_share.inner->ops->name : "none", d->egd_share.bytes_to_reserve,
-		 d->egd_share.condenser.bits_in, d->egd_share.bytes_dropped);
-}
-
-/* As root, before privileges drop: the socket is bound, chmod'ed and
- * chown'ed here; the server thread starts after the drop. */
-static int open_egd(struct rngd *d)
-{
-	struct egd_server_config cfg;
-	int r;
-
-	r = egd_reserve_init(&d->egd_reserve, EGD_RESERVE_DEFAULT_BYTES);
-	if (r < 0) {
-		rngd_log(&d->log, LOG_ERR, "egd", "cannot set up the reserve: %s", strerror(-r));
-		return r;
-	}
-	egd_server_config_default(&cfg);
-	cfg.path = d->opts.egd_socket;
-	cfg.mode = (mode_t)d->opts.egd_socket_mode;
-	cfg.group = d->opts.egd_socket_group;
-	egd_limits_from(&cfg.limits, &d->opts);
-	r = egd_server_open(&d->egd, &cfg, &d->egd_reserve, &d->log);
-	if (r < 0) {
-		egd_server_close(&d->egd);
-		egd_reserve_destroy(&d->egd_reserve);
-		return r;
-	}
-	egd_share_open(&d->egd_sink, &d->egd_share, d->sink_open ? &d->sink : NULL, &d->egd_reserve,
-		       d->sink_is_kernel);
-	if (d->egd_share.condense_error)
-		rngd_log(&d->log, LOG_WARNING, "egd",
-			 "cannot condense with SHA-512 (%s): only sources credited 1.0 entropy per bit feed the reserve",
-			 strerror(-d->egd_share.condense_error));
-	watch_lock(d);
-	d->egd_open = true;
-	watch_unlock(d);
-	return 0;
-}
-
-static int lock_pidfile(struct rngd *d)
-{
-	const char *path = d->opts.pidfile;
-	pid_t holder = 0;
-	char why[160];
-	int fd;
-
-	if (!path && !d->opts.foreground && !d->opts.test_mode)
-		path = RNGD_DEFAULT_PIDFILE;
-	if (!path)
-		return 0;
-	fd = pidfile_lock_why(path, &holder, why, sizeof(why));
-	if (fd == -EEXIST) {
-		if (holder)
-			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd (pid %ld) holds %s; exiting",
-				 (long)holder, path);
-		else
-			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd holds %s; exiting", path);
-		return RNGD_EXIT_RUNNING;
-	}
-	if (fd < 0) {
-		rngd_log(&d->log, LOG_ERR, "rngd", "pid file %s: %s", path, why);
-		return RNGD_EXIT_FAILURE;
-	}
-	d->pidfile_fd = fd;
-	return 0;
-}
-
-/*
- * Each -r path that exists is something a file source can read: a
- * regular file, a FIFO or a character device, and no kernel file (reading
- * /proc/kmsg consumes the kernel's log). A missing one is waited for.
- * Exit code, 0 if fine.
- */
-static int check_file_sources(const struct rngd_options *o)
-{
-	for (size_t i = 0; i < o->n_source_args; i++) {
-		const char *path = o->source_args[i].text;
-		const char *kernel_fs;
-		struct stat st;
-
-		if (o->source_args[i].kind != RNGD_SRC_FILE || stat(path, &st) < 0)
-			continue;
-		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)) {
-			fprintf(stderr, "rngd: -r %s: is %s, not a regular file, FIFO or character device\n", path,
-				file_kind_name(st.st_mode));
-			return RNGD_EXIT_USAGE;
-		}
-		kernel_fs = S_ISREG(st.st_mode) ? file_kind_kernel_fs_at(path) : NULL;
-		if (kernel_fs) {
-			fprintf(stderr, "rngd: -r %s: is a kernel file (%s), not an entropy source\n", path, kernel_fs);
-			return RNGD_EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
-/* -D names a user (and group) that exist: a bad -D is a usage error,
- * found before anything is opened. Exit code, 0 if fine. */
-static int check_user(const char *user_group)
-{
-	const char *unknown;
-	const char *colon = strchr(user_group, ':');
-	uid_t uid;
-	gid_t gid;
-	int r;
-
-	r = privs_resolve(user_group, &uid, &gid, &unknown);
-	if (r == 0)
-		return 0;
-	if (r == -ESRCH && unknown && strcmp(unknown, "group") == 0) {
-		fprintf(stderr, "rngd: -D %s: no group '%s'\n", user_group, colon + 1);
-		return RNGD_EXIT_USAGE;
-	}
-	if (r == -ESRCH) {
-		fprintf(stderr, "rngd: -D %s: no user '%.*s'\n", user_group,
-			(int)(colon ? (size_t)(colon - user_group) : strlen(user_group)), user_group);
-		return RNGD_EXIT_USAGE;
-	}
-	if (r == -EINVAL) {
-		fprintf(stderr, "rngd: -D %s: needs USER or USER:GROUP\n", user_group);
-		return RNGD_EXIT_USAGE;
-	}
-	fprintf(stderr, "rngd: -D %s: cannot look the name up: %s\n", user_group, strerror(-r));
-	return RNGD_EXIT_FAILURE;
 }
 
 static int run(struct rngd *d)
@@ -540,19 +256,19 @@ static int run(struct rngd *d)
 		}
 		return RNGD_EXIT_OK;
 	}
-	r = check_file_sources(&d->opts);
+	r = rngd_check_file_sources(&d->opts);
 	if (r != 0)
 		return r;
 	if (d->opts.user) {
 		phase(d, "looking up the -D user");
-		r = check_user(d->opts.user);
+		r = rngd_check_user(d->opts.user);
 		if (r != 0)
 			return r;
 	}
-	watch_lock(d);
+	rngd_daemon_lock(d);
 	rngd_log_init(&d->log, d->opts.foreground || d->opts.test_mode, log_level(&d->opts));
 	d->log_ready = true;
-	watch_unlock(d);
+	rngd_daemon_unlock(d);
 	log_compat_notes(d);
 	if (!d->opts.foreground && !d->opts.test_mode) {
 		/* Threads do not survive fork(): the child starts its own watch. */
@@ -564,14 +280,14 @@ static int run(struct rngd *d)
 		(void)rngd_startup_watch_start(&d->watch);
 	}
 	phase(d, "locking the pid file");
-	r = lock_pidfile(d);
+	r = rngd_daemon_lock_pidfile(d);
 	if (r != 0)
 		return r;
 	phase(d, "opening the sink");
 	if (open_sink(d) < 0)
 		return RNGD_EXIT_FAILURE;
 	phase(d, "opening the EGD socket");
-	if (d->opts.egd_socket && open_egd(d) < 0)
+	if (d->opts.egd_socket && rngd_daemon_open_egd(d) < 0)
 		return RNGD_EXIT_FAILURE;
 	loop_config_from(&lc, &d->opts);
 	r = rngd_loop_init(&d->loop, &d->log, d->egd_open ? &d->egd_sink : &d->sink, d->slots,
@@ -581,20 +297,16 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_FAILURE;
 	}
 	rngd_loop_set_reload(&d->loop, reload, d);
-	if (d->egd_open) {
-		/* The reserve wakes the loop when it wants bytes again. */
-		egd_reserve_set_want_wake(&d->egd_reserve, rngd_loop_wake_fd(&d->loop));
-		/* What the host's pool took is counted by the sink inside. */
-		rngd_loop_set_egd(&d->loop, log_egd_stats, egd_served, d, d->sink_open ? &d->sink : NULL);
-	}
-	select_hwrng(d);
+	if (d->egd_open)
+		rngd_daemon_egd_attach(d);
+	rngd_daemon_select_hwrng(d);
 	phase(d, "opening the sources");
 	if (rngd_loop_open_sources(&d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
 		return RNGD_EXIT_FAILURE;
 	}
-	take_hwrng_quality(d);
-	watch_hwrng(d);
+	rngd_daemon_take_hwrng_quality(d);
+	rngd_daemon_watch_hwrng(d);
 	if (d->opts.user) {
 		phase(d, "dropping privileges");
 		r = privs_drop(d->opts.user);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The daemon's state, one struct rngd that main() owns (rngd/main.c: the
+ * only process-wide state), and the start-up steps that main.c's run()
+ * calls in order but that are each a concern of their own: the hwrng
+ * gate (rngd/daemon_hwrng.c), the EGD socket (rngd/daemon_egd.c), the
+ * pid file and the checks of -r and -D (rngd/daemon_checks.c).
+ */
+#ifndef RNGD_DAEMON_H
+#define RNGD_DAEMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rngd/egd_reserve.h"
+#include "rngd/egd_server.h"
+#include "rngd/egd_share.h"
+#include "rngd/hwrng_quality.h"
+#include "rngd/hwrng_watch.h"
+#include "rngd/log.h"
+#include "rngd/loop.h"
+#include "rngd/options.h"
+#include "rngd/sink.h"
+#include "rngd/startup_watch.h"
+
+struct rngd {
+	int argc;
+	char **argv;
+	struct rngd_options opts;
+	struct rngd_log log;
+	struct rng_sink sink;
+	bool sink_open;
+	bool sink_is_kernel;
+	struct rngd_slot *slots;
+	size_t n_slots;
+	struct rngd_loop loop;
+	struct hwrng_quality hwq;
+	bool hwq_taken;
+	struct hwrng_watch hwrng_watch;
+	bool hwrng_watched;
+	int pidfile_fd;
+	/* The EGD server (--egd-socket): its reserve, and the sink the loop
+	 * feeds, which shares between the real sink and the reserve. */
+	struct egd_reserve egd_reserve;
+	struct egd_server egd;
+	struct egd_share egd_share;
+	struct rng_sink egd_sink;
+	bool egd_open;
+	/* Answers SIGTERM/SIGINT until the loop runs. What its stop callback
+	 * reads (log_ready, log, sink_open, sink, hwq_taken, hwq, egd_open)
+	 * changes only under its lock. */
+	struct rngd_startup_watch watch;
+	bool log_ready;
+};
+
+/* What the start-up watch's stop callback reads changes under its lock. */
+static inline void rngd_daemon_lock(struct rngd *d)
+{
+	rngd_startup_watch_lock(&d->watch);
+}
+
+static inline void rngd_daemon_unlock(struct rngd *d)
+{
+	rngd_startup_watch_unlock(&d->watch);
+}
+
+/* rngd/daemon_hwrng.c */
+/* HRNGSELECT (--defaults-file) into rng_current, before any source opens. */
+void rngd_daemon_select_hwrng(struct rngd *d);
+/* rng_quality to 0 while rngd gates /dev/hwrng for the kernel (restored at exit). */
+void rngd_daemon_take_hwrng_quality(struct rngd *d);
+/* The device watch for the hwrng source, if one runs. */
+void rngd_daemon_watch_hwrng(struct rngd *d);
+
+/* rngd/daemon_egd.c */
+void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o);
+/* The socket, its reserve and the sharing sink, as root; 0 or -errno (logged). */
+int rngd_daemon_open_egd(struct rngd *d);
+/* Once the loop exists: its wake fd to the reserve, its statistics hooks. */
+void rngd_daemon_egd_attach(struct rngd *d);
+
+/* rngd/daemon_checks.c: each returns an exit code, 0 if fine. */
+int rngd_daemon_lock_pidfile(struct rngd *d);
+int rngd_check_file_sources(const struct rngd_options *o);
+int rngd_check_user(const char *user_group);
+
+#endif

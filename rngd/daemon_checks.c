@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Start-up checks that end rngd before anything opens: the pid file (exit
+ * 3 if another rngd holds it), -r paths and the -D user (exit 2). */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "rngd/daemon.h"
+#include "rngd/file_kind.h"
+#include "rngd/privs.h"
+
+int rngd_daemon_lock_pidfile(struct rngd *d)
+{
+	const char *path = d->opts.pidfile;
+	pid_t holder = 0;
+	char why[160];
+	int fd;
+
+	if (!path && !d->opts.foreground && !d->opts.test_mode)
+		path = RNGD_DEFAULT_PIDFILE;
+	if (!path)
+		return 0;
+	fd = pidfile_lock_why(path, &holder, why, sizeof(why));
+	if (fd == -EEXIST) {
+		if (holder)
+			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd (pid %ld) holds %s; exiting",
+				 (long)holder, path);
+		else
+			rngd_log(&d->log, LOG_ERR, "rngd", "another rngd holds %s; exiting", path);
+		return RNGD_EXIT_RUNNING;
+	}
+	if (fd < 0) {
+		rngd_log(&d->log, LOG_ERR, "rngd", "pid file %s: %s", path, why);
+		return RNGD_EXIT_FAILURE;
+	}
+	d->pidfile_fd = fd;
+	return 0;
+}
+
+/*
+ * Each -r path that exists is something a file source can read: a
+ * regular file, a FIFO or a character device, and no kernel file (reading
+ * /proc/kmsg consumes the kernel's log). A missing one is waited for.
+ * Exit code, 0 if fine.
+ */
+int rngd_check_file_sources(const struct rngd_options *o)
+{
+	for (size_t i = 0; i < o->n_source_args; i++) {
+		const char *path = o->source_args[i].text;
+		const char *kernel_fs;
+		struct stat st;
+
+		if (o->source_args[i].kind != RNGD_SRC_FILE || stat(path, &st) < 0)
+			continue;
+		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)) {
+			fprintf(stderr, "rngd: -r %s: is %s, not a regular file, FIFO or character device\n", path,
+				file_kind_name(st.st_mode));
+			return RNGD_EXIT_USAGE;
+		}
+		kernel_fs = S_ISREG(st.st_mode) ? file_kind_kernel_fs_at(path) : NULL;
+		if (kernel_fs) {
+			fprintf(stderr, "rngd: -r %s: is a kernel file (%s), not an entropy source\n", path, kernel_fs);
+			return RNGD_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* -D names a user (and group) that exist: a bad -D is a usage error,
+ * found before anything is opened. Exit code, 0 if fine. */
+int rngd_check_user(const char *user_group)
+{
+	const char *unknown;
+	const char *colon = strchr(user_group, ':');
+	uid_t uid;
+	gid_t gid;
+	int r;
+
+	r = privs_resolve(user_group, &uid, &gid, &unknown);
+	if (r == 0)
+		return 0;
+	if (r == -ESRCH && unknown && strcmp(unknown, "group") == 0) {
+		fprintf(stderr, "rngd: -D %s: no group '%s'\n", user_group, colon + 1);
+		return RNGD_EXIT_USAGE;
+	}
+	if (r == -ESRCH) {
+		fprintf(stderr, "rngd: -D %s: no user '%.*s'\n", user_group,
+			(int)(colon ? (size_t)(colon - user_group) : strlen(user_group)), user_group);
+		return RNGD_EXIT_USAGE;
+	}
+	if (r == -EINVAL) {
+		fprintf(stderr, "rngd: -D %s: needs USER or USER:GROUP\n", user_group);
+		return RNGD_EXIT_USAGE;
+	}
+	fprintf(stderr, "rngd: -D %s: cannot look the name up: %s\n", user_group, strerror(-r));
+	return RNGD_EXIT_FAILURE;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The hwrng gate at start-up: HRNGSELECT, rng_quality taken, the device watch. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "rngd/daemon.h"
+#include "rngd/reader.h"
+#include "sources/source.h"
+
+#define HWRNG_MISC_MAJOR 10
+#define HWRNG_MISC_MINOR 183
+
+static struct rngd_slot *hwrng_slot(struct rngd *d)
+{
+	for (size_t i = 0; i < d->n_slots; i++)
+		if (d->slots[i].src.ops == &rng_source_hwrng_ops && d->slots[i].enabled)
+			return &d->slots[i];
+	return NULL;
+}
+
+/* Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
+ * pipes) must not take the kernel's hwrng credit away. */
+void rngd_daemon_take_hwrng_quality(struct rngd *d)
+{
+	struct rngd_slot *hw = hwrng_slot(d);
+	const char *state_dir = d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR;
+	int r;
+
+	if (!hw || !hw->is_open || !d->sink_is_kernel)
+		return;
+	if (!d->opts.take_credit) {
+		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
+		return;
+	}
+	/* Held until hwq_taken says what the stop callback must restore. */
+	rngd_daemon_lock(d);
+	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs, state_dir);
+	if (r == -EBUSY) {
+		rngd_daemon_unlock(d);
+		rngd_log(&d->log, LOG_WARNING, hw->src.name,
+			 "another rngd holds the rng_quality record in %s and gates rng_quality: "
+			 "this one leaves rng_quality alone", state_dir);
+		return;
+	}
+	if (r < 0) {
+		rngd_log(&d->log, LOG_WARNING, hw->src.name,
+			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
+			 strerror(-r));
+		rngd_daemon_unlock(d);
+		return;
+	}
+	d->hwq_taken = true;
+	rngd_daemon_unlock(d);
+	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
+		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
+}
+
+/* Device events for the hwrng source: taken rng_quality follows the
+ * current device, and a reader that found no device waits for one. */
+void rngd_daemon_watch_hwrng(struct rngd *d)
+{
+	struct rngd_slot *hw = hwrng_slot(d);
+	struct stat st;
+
+	if (!hw)
+		return;
+	hwrng_watch_open(&d->hwrng_watch, &d->log, hw, d->hwq_taken ? &d->hwq : NULL, rngd_now_ms());
+	d->hwrng_watched = true;
+	rngd_loop_set_hwrng_watch(&d->loop, &d->hwrng_watch);
+	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
+	 * is for good, and its reader re-opens with back-off. */
+	rngd_slot_set_device_events(hw, hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+				    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR);
+}
+
+/* HRNGSELECT (--defaults-file): written to rng_current before any source
+ * opens and before rng_quality is taken, as Debian's init script does. */
+void rngd_daemon_select_hwrng(struct rngd *d)
+{
+	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
+	char path[4096];
+	FILE *f;
+
+	if (!d->opts.hwrng_select)
+		return;
+	snprintf(path, sizeof(path), "%s/rng_current", dir);
+	f = fopen(path, "we");
+	if (f) {
+		int bad = fputs(d->opts.hwrng_select, f) < 0;
+
+		if (fclose(f) != 0 || bad)
+			f = NULL;
+	}
+	if (!f) {
+		/* The init script goes on too: the device then stays the kernel's choice. */
+		rngd_log(&d->log, LOG_WARNING, "hwrng", "HRNGSELECT: cannot write %s to %s: %s", d->opts.hwrng_select,
+			 path, strerror(errno));
+		return;
+	}
+	rngd_log(&d->log, LOG_NOTICE, "hwrng", "HRNGSELECT: %s written to %s", d->opts.hwrng_select, path);
+}
