@@ -62,6 +62,11 @@ int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **
 /* debian --hrng=help: the names --hrng takes and what each becomes. */
 void rngd_compat_print_hrngs(FILE *out);
 
+/* rngd/compat_sources.c: rng-tools' source names, indexes and keys in
+ * o->source_args resolved to rngd's sources (called by rngd_compat_load()
+ * once the command line is translated); 0 or -errno with a note. */
+int rngd_compat_resolve_sources(struct rngd_options *o);
+
 /* -O SRC alone: SRC's keys and their values in @slots, or -EINVAL. */
 int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,
 			   char err[RNGD_ERR_MAX]);
