@@ -5,7 +5,7 @@
 RNGD_EGD_SOURCES = \
 	rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h \
-	rngd/egd_server.c rngd/egd_server.h \
+	rngd/egd_server.c rngd/egd_server.h rngd/egd_clients.c rngd/egd_clients.h \
 	rngd/egd_share.c rngd/egd_share.h \
 	rngd/egd_condense.c rngd/egd_condense.h
 
@@ -17,7 +17,7 @@ EGD_TEST_LIBS = $(CMOCKA_LIBS) -lpthread
 EGD_RESERVE_TEST_FILES = tests/unit/test_egd_reserve.c rngd/egd_reserve.c rngd/egd_reserve.h
 EGD_PROTO_TEST_FILES = tests/unit/test_egd_proto.c rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h
-EGD_SERVER_TEST_FILES = tests/unit/test_egd_server.c rngd/egd_server.c rngd/egd_server.h \
+EGD_SERVER_TEST_FILES = tests/unit/test_egd_server.c rngd/egd_server.c rngd/egd_server.h rngd/egd_clients.c \
 	rngd/egd_proto.c rngd/egd_reserve.c rngd/log.c rngd/log.h
 EGD_SHARE_TEST_FILES = tests/unit/test_egd_share.c rngd/egd_share.c rngd/egd_share.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h rngd/egd_condense.c rngd/egd_condense.h \
