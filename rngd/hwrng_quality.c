@@ -12,20 +12,14 @@
  * name comes back at its driver's quality: check() reads the quality too,
  * so that is a new source as well.
  *
- * The state file keeps each zeroed device's original quality across an
- * unclean exit. It is replaced with temp + rename while rngd is root;
- * after the privilege drop the folder may no longer be writable, so a
- * device zeroed later is added in place through the fd kept from take():
- * the record only ever grows, so a write torn by a crash cannot leave old
- * bytes behind a newer end.
+ * The state file (rngd/hwrng_quality_state.c) keeps each zeroed device's
+ * original quality across an unclean exit.
  */
 #include <config.h>
 
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,20 +32,13 @@
 #include <linux/magic.h>
 
 #include "rngd/hwrng_quality.h"
+#include "rngd/hwrng_quality_state.h"
 #include "sources/source.h"
 
 #define HWRNG_NO_DEVICE "none"
-#define HWRNG_QUALITY_MAX 1024
 /* Each switch moves to a device rngd has not zeroed yet; more than the
  * devices one machine has means the kernel is not settling. */
 #define HWRNG_MAX_SWITCHES 8
-#define STATE_HEADER "rngd hwrng-quality 1"
-#define STATE_TEMP_FILE HWRNG_QUALITY_STATE_FILE ".new"
-/* Header plus HWRNG_QUALITY_MAX_TOUCHED lines of at most
- * HWRNG_QUALITY_DEVICE_MAX + 6 bytes. */
-#define STATE_SIZE_MAX 2048
-_Static_assert(STATE_SIZE_MAX > sizeof(STATE_HEADER) + HWRNG_QUALITY_MAX_TOUCHED * (HWRNG_QUALITY_DEVICE_MAX + 6),
-	       "the state file must hold every device");
 
 /* ---- sysfs reads and writes ------------------------------------------ */
 
@@ -100,11 +87,8 @@ static int write_quality(const struct hwrng_quality *q, int quality)
 	return 0;
 }
 
-static void note_add(struct hwrng_quality *q, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Several things can happen in one call: the note lists them with "; ". */
-static void note_add(struct hwrng_quality *q, const char *fmt, ...)
+void hwrng_quality_note(struct hwrng_quality *q, const char *fmt, ...)
 {
 	size_t used = strlen(q->note);
 	va_list ap;
@@ -126,190 +110,6 @@ static struct hwrng_quality_saved *touched_find(struct hwrng_quality *q, const c
 	return NULL;
 }
 
-/* ---- the state file ------------------------------------------------------ */
-
-static const struct hwrng_quality_saved *recorded_find(const struct hwrng_quality *q,
-							const char *device)
-{
-	for (int i = 0; i < q->n_recorded; i++)
-		if (!strcmp(q->recorded[i].device, device))
-			return &q->recorded[i];
-	return NULL;
-}
-
-/* "rngd hwrng-quality 1\n" then "DEVICE QUALITY\n" lines. Every line must
- * end in '\n', so a torn write shows as garbage. -EBADMSG, *line set. */
-static int state_parse(struct hwrng_quality *q, char *text, unsigned int *line)
-{
-	char *next = strchr(text, '\n');
-
-	*line = 1;
-	q->n_recorded = 0;
-	if (!next)
-		return -EBADMSG;
-	*next++ = '\0';
-	if (strcmp(text, STATE_HEADER) != 0)
-		return -EBADMSG;
-	for (text = next; *text; text = next) {
-		struct hwrng_quality_saved *rec;
-		char *space, *end;
-		long v;
-
-		++*line;
-		next = strchr(text, '\n');
-		if (!next)
-			return -EBADMSG;
-		*next++ = '\0';
-		space = strchr(text, ' ');
-		if (!space || space == text || (size_t)(space - text) >= HWRNG_QUALITY_DEVICE_MAX ||
-		    q->n_recorded == HWRNG_QUALITY_MAX_TOUCHED)
-			return -EBADMSG;
-		*space = '\0';
-		for (const char *c = text; *c; c++)
-			if (!isgraph((unsigned char)*c))
-				return -EBADMSG;
-		if (!isdigit((unsigned char)space[1]))
-			return -EBADMSG;
-		errno = 0;
-		v = strtol(space + 1, &end, 10);
-		if (errno || *end || v > HWRNG_QUALITY_MAX)
-			return -EBADMSG;
-		rec = &q->recorded[q->n_recorded++];
-		(void)snprintf(rec->device, sizeof(rec->device), "%s", text);
-		rec->quality = (int)v;
-	}
-	return 0;
-}
-
-/* What an earlier rngd left. Absent or empty: no record. */
-static void state_load(struct hwrng_quality *q, const char *state_dir)
-{
-	char text[STATE_SIZE_MAX + 2];
-	unsigned int line;
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	fd = openat(q->state_dir_fd, HWRNG_QUALITY_STATE_FILE,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT)
-			note_add(q, "state file %s/%s: %s: ignored", state_dir,
-				 HWRNG_QUALITY_STATE_FILE, strerror(errno));
-		return;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		note_add(q, "state file %s/%s: not a regular file: ignored", state_dir,
-			 HWRNG_QUALITY_STATE_FILE);
-		(void)close(fd);
-		return;
-	}
-	n = pread(fd, text, sizeof(text) - 1, 0);
-	(void)close(fd);
-	if (n == 0)
-		return;
-	if (n > 0) {
-		text[n] = '\0';
-		line = 0;
-		if (n > STATE_SIZE_MAX || strlen(text) != (size_t)n)
-			note_add(q, "state file %s/%s: garbled (too long or binary): ignored",
-				 state_dir, HWRNG_QUALITY_STATE_FILE);
-		else if (state_parse(q, text, &line) < 0)
-			note_add(q, "state file %s/%s: garbled at line %u: ignored", state_dir,
-				 HWRNG_QUALITY_STATE_FILE, line);
-		else
-			return;
-		q->n_recorded = 0;
-		return;
-	}
-	note_add(q, "state file %s/%s: %s: ignored", state_dir, HWRNG_QUALITY_STATE_FILE,
-		 strerror(errno));
-}
-
-static int state_format(const struct hwrng_quality *q, char *text, size_t size)
-{
-	int len = snprintf(text, size, "%s\n", STATE_HEADER);
-
-	for (int i = 0; i < q->n_touched && len > 0 && (size_t)len < size; i++)
-		len += snprintf(text + len, size - (size_t)len, "%s %d\n", q->touched[i].device,
-				q->touched[i].quality);
-	return len > 0 && (size_t)len < size ? len : -ENOBUFS;
-}
-
-static int write_all_at0(int fd, const char *text, int len)
-{
-	ssize_t n;
-
-	errno = 0;
-	n = pwrite(fd, text, (size_t)len, 0);
-	if (n != len)
-		return n < 0 && errno ? -errno : -EIO;
-	return 0;
-}
-
-/* Record q->touched. Called before a device's quality is zeroed. */
-static int state_save(struct hwrng_quality *q)
-{
-	char text[STATE_SIZE_MAX];
-	int len = state_format(q, text, sizeof(text));
-	int fd, r;
-
-	if (len < 0)
-		return len;
-	if (q->state_fd >= 0)
-		return write_all_at0(q->state_fd, text, len);
-	if (q->state_dir_fd < 0)
-		return 0;
-	/* A temp file left by a crash in the middle of this: replace it. */
-	(void)unlinkat(q->state_dir_fd, STATE_TEMP_FILE, 0);
-	fd = openat(q->state_dir_fd, STATE_TEMP_FILE,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	r = write_all_at0(fd, text, len);
-	if (r == 0 && renameat(q->state_dir_fd, STATE_TEMP_FILE, q->state_dir_fd,
-			       HWRNG_QUALITY_STATE_FILE) < 0)
-		r = -errno;
-	if (r < 0) {
-		(void)unlinkat(q->state_dir_fd, STATE_TEMP_FILE, 0);
-		(void)close(fd);
-		return r;
-	}
-	q->state_fd = fd;
-	return 0;
-}
-
-/* After a clean restore the record must not outlive it: an admin may set
- * another quality before the next start. */
-static void state_clear(struct hwrng_quality *q)
-{
-	if (q->state_fd < 0)
-		return;
-	if (unlinkat(q->state_dir_fd, HWRNG_QUALITY_STATE_FILE, 0) == 0)
-		return;
-	/* No write access to the folder after the drop: empty = no record. */
-	if (ftruncate(q->state_fd, 0) < 0)
-		note_add(q, "could not clear the state file: %s", strerror(errno));
-}
-
-/* The quality to restore for @device, now at @quality. */
-static int original_quality(struct hwrng_quality *q, const char *device, int quality)
-{
-	const struct hwrng_quality_saved *rec = recorded_find(q, device);
-
-	if (!rec || rec->quality == quality)
-		return quality;
-	if (quality != 0) {
-		/* Set since the record was made (admin, or the device re-registered). */
-		note_add(q, "%s: rng_quality is %d, not 0: the state file's %d is out of date",
-			 device, quality, rec->quality);
-		return quality;
-	}
-	note_add(q, "%s: rng_quality 0 left by an unclean exit: %d, from the state file, will be restored",
-		 device, rec->quality);
-	return rec->quality;
-}
-
 /* ---- settle: zero the current device until the kernel stops switching -- */
 
 static int settle(struct hwrng_quality *q)
@@ -325,7 +125,7 @@ static int settle(struct hwrng_quality *q)
 			(void)snprintf(q->device, sizeof(q->device), "%s", cur);
 			q->saved_quality = -1;
 			q->applied = false;
-			note_add(q, "no current hwrng device");
+			hwrng_quality_note(q, "no current hwrng device");
 			return 0;
 		}
 		quality = read_quality(q);
@@ -337,7 +137,7 @@ static int settle(struct hwrng_quality *q)
 			(void)snprintf(q->device, sizeof(q->device), "%s", cur);
 			q->saved_quality = -1;
 			q->applied = false;
-			note_add(q, "%s: rng_quality %d left alone: rngd already keeps the original quality "
+			hwrng_quality_note(q, "%s: rng_quality %d left alone: rngd already keeps the original quality "
 				 "of %d devices; the kernel credits %s untested", cur, quality,
 				 HWRNG_QUALITY_MAX_TOUCHED, cur);
 			return 0;
@@ -345,26 +145,26 @@ static int settle(struct hwrng_quality *q)
 		if (!saved) {
 			saved = &q->touched[q->n_touched++];
 			(void)snprintf(saved->device, sizeof(saved->device), "%s", cur);
-			saved->quality = original_quality(q, cur, quality);
-			r = state_save(q);
+			saved->quality = hwrng_state_original_quality(q, cur, quality);
+			r = hwrng_state_save(q);
 			if (r < 0)
-				note_add(q, "cannot record %s's rng_quality in the state file (%s): "
+				hwrng_quality_note(q, "cannot record %s's rng_quality in the state file (%s): "
 					 "an unclean exit would leave it 0", cur, strerror(-r));
 		} else if (saved->quality == 0 && quality != 0) {
 			/* Re-registered with a quality where it had none: that is
 			 * what it would have without rngd. The record only grows
 			 * ("0" becomes at least one digit), as in-place writes need. */
 			saved->quality = quality;
-			r = state_save(q);
+			r = hwrng_state_save(q);
 			if (r < 0)
-				note_add(q, "cannot record %s's rng_quality in the state file (%s): "
+				hwrng_quality_note(q, "cannot record %s's rng_quality in the state file (%s): "
 					 "an unclean exit would leave it 0", cur, strerror(-r));
 		}
 		if (quality != 0) {
 			r = write_quality(q, 0);
 			if (r < 0)
 				return r;
-			note_add(q, "%s: rng_quality %d -> %d", cur, quality, 0);
+			hwrng_quality_note(q, "%s: rng_quality %d -> %d", cur, quality, 0);
 		}
 		r = read_line(q->current_fd, after, sizeof(after));
 		if (r < 0)
@@ -375,7 +175,7 @@ static int settle(struct hwrng_quality *q)
 			q->applied = true;
 			return 0;
 		}
-		note_add(q, "the kernel switched to %s", after);
+		hwrng_quality_note(q, "the kernel switched to %s", after);
 		memcpy(cur, after, sizeof(cur));
 	}
 	return r < 0 ? r : -ELOOP;
@@ -397,34 +197,6 @@ static void close_all(struct hwrng_quality *q)
 		(void)close(q->state_dir_fd);
 	q->quality_fd = q->current_fd = q->dir_fd = -1;
 	q->state_fd = q->state_dir_fd = -1;
-}
-
-/* The folder is made if missing (rngd outside systemd's RuntimeDirectory=).
- * Its lock is held for rngd's lifetime (the fd is kept): a second rngd
- * beside the service (a hand-run rngd -f) must not read the record as left
- * by an unclean exit, nor restore and delete it while the first gates.
- * -EBUSY if another rngd holds it. */
-static int state_open(struct hwrng_quality *q, const char *state_dir)
-{
-	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST) {
-		note_add(q, "state folder %s: %s: no record of rng_quality kept", state_dir,
-			 strerror(errno));
-		return 0;
-	}
-	q->state_dir_fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (q->state_dir_fd < 0) {
-		note_add(q, "state folder %s: %s: no record of rng_quality kept", state_dir,
-			 strerror(errno));
-		return 0;
-	}
-	if (flock(q->state_dir_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EWOULDBLOCK)
-			return -EBUSY;
-		note_add(q, "state folder %s: cannot lock it (%s): a second rngd would not be kept out",
-			 state_dir, strerror(errno));
-	}
-	state_load(q, state_dir);
-	return 0;
 }
 
 int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir)
@@ -449,7 +221,7 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 		return r;
 	}
 	if (state_dir) {
-		r = state_open(q, state_dir);
+		r = hwrng_state_open(q, state_dir);
 		if (r < 0) {
 			close_all(q);
 			return r;
@@ -460,15 +232,15 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 		close_all(q);
 		return r;
 	}
-	if (q->n_recorded > 0 && q->state_fd >= 0 && !recorded_find(q, q->device))
-		note_add(q, "the state file named %s, not %s: replaced", q->recorded[0].device,
+	if (q->n_recorded > 0 && q->state_fd >= 0 && !hwrng_state_recorded(q, q->device))
+		hwrng_quality_note(q, "the state file named %s, not %s: replaced", q->recorded[0].device,
 			 q->device);
 	/* No device yet (its driver loads later): make the record now, as
 	 * root, so the device can be added in place after the privilege drop. */
 	if (q->state_fd < 0 && q->state_dir_fd >= 0) {
-		r = state_save(q);
+		r = hwrng_state_save(q);
 		if (r < 0)
-			note_add(q, "cannot make the state file (%s): a device zeroed later will have no record",
+			hwrng_quality_note(q, "cannot make the state file (%s): a device zeroed later will have no record",
 				 strerror(-r));
 	}
 	return 0;
@@ -498,9 +270,9 @@ int hwrng_quality_check(struct hwrng_quality *q)
 			return 0;   /* left alone on purpose, and said so once */
 		/* Same name, credited again: re-registered (module reload,
 		 * unbind/bind), or set by hand. Either way untested bytes. */
-		note_add(q, "%s is back at rng_quality %d (re-registered?)", cur, quality);
+		hwrng_quality_note(q, "%s is back at rng_quality %d (re-registered?)", cur, quality);
 	} else {
-		note_add(q, "rng_current changed from %s to %s", q->device, cur);
+		hwrng_quality_note(q, "rng_current changed from %s to %s", q->device, cur);
 	}
 	r = settle(q);
 	return r < 0 ? r : 1;
@@ -517,25 +289,25 @@ void hwrng_quality_restore(struct hwrng_quality *q)
 
 		keep_record = true;
 		if (read_line(q->current_fd, cur, sizeof(cur)) != 0)
-			note_add(q, "%s: rng_current unreadable: rng_quality left alone", q->device);
+			hwrng_quality_note(q, "%s: rng_current unreadable: rng_quality left alone", q->device);
 		else if (strcmp(cur, q->device) != 0)
-			note_add(q, "%s is no longer current: rng_quality left alone",
+			hwrng_quality_note(q, "%s is no longer current: rng_quality left alone",
 				 q->device);
 		else if (write_quality(q, q->saved_quality) == 0) {
-			note_add(q, "%s: rng_quality restored to %d", cur, q->saved_quality);
+			hwrng_quality_note(q, "%s: rng_quality restored to %d", cur, q->saved_quality);
 			keep_record = false;
 		} else
-			note_add(q, "%s: could not restore rng_quality %d", cur,
+			hwrng_quality_note(q, "%s: could not restore rng_quality %d", cur,
 				 q->saved_quality);
 	}
 	for (int i = 0; i < q->n_touched; i++)
 		if (strcmp(q->touched[i].device, q->device) != 0 && q->touched[i].quality > 0) {
-			note_add(q, "%s: rng_quality stays 0 (was %d; only the current device's can be set)",
+			hwrng_quality_note(q, "%s: rng_quality stays 0 (was %d; only the current device's can be set)",
 				 q->touched[i].device, q->touched[i].quality);
 			keep_record = true;
 		}
 	if (!keep_record)
-		state_clear(q);
+		hwrng_state_clear(q);
 	q->applied = false;
 	close_all(q);
 }

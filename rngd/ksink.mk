@@ -5,7 +5,7 @@
 
 RNGD_KSINK_SOURCES = \
 	rngd/sink_kernel.c rngd/kernel_entropy.c rngd/kernel_entropy.h \
-	rngd/hwrng_quality.c rngd/hwrng_quality.h \
+	rngd/hwrng_quality.c rngd/hwrng_quality_state.c rngd/hwrng_quality.h rngd/hwrng_quality_state.h \
 	rngd/privs.c rngd/privs.h \
 	rngd/notify.c rngd/notify.h
 
@@ -29,7 +29,7 @@ TESTS += tests/unit/test_sink_kernel tests/unit/test_hwrng_quality \
 
 KSINK_SINK_TEST_FILES = tests/unit/test_sink_kernel.c rngd/sink_kernel.c \
 	rngd/kernel_entropy.h rngd/sink.h
-KSINK_QUALITY_TEST_FILES = tests/unit/test_hwrng_quality.c rngd/hwrng_quality.c \
+KSINK_QUALITY_TEST_FILES = tests/unit/test_hwrng_quality.c rngd/hwrng_quality.c rngd/hwrng_quality_state.c \
 	rngd/hwrng_quality.h
 KSINK_PRIVS_TEST_FILES = tests/unit/test_privs.c rngd/privs.c rngd/privs.h
 KSINK_NOTIFY_TEST_FILES = tests/unit/test_notify.c rngd/notify.c rngd/notify.h

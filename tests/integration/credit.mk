@@ -12,7 +12,7 @@ EXTRA_DIST += $(CREDIT_INTEGRATION_TESTS)
 # compares what rngd says it credited with what the "kernel" received.
 check_PROGRAMS += tests/integration/rngd-mockkernel
 tests_integration_rngd_mockkernel_SOURCES = rngd/main.c $(RNGD_DAEMON_SOURCES) $(RNGD_CORE_SOURCES) \
-	rngd/sink_kernel.c rngd/kernel_entropy.h rngd/hwrng_quality.c rngd/hwrng_quality.h \
+	rngd/sink_kernel.c rngd/kernel_entropy.h rngd/hwrng_quality.c rngd/hwrng_quality_state.c rngd/hwrng_quality.h \
 	rngd/privs.c rngd/privs.h rngd/notify.c rngd/notify.h $(RNGD_EGD_SOURCES) \
 	tests/integration/kernel_entropy_mock.c \
 	rngd/startup_watch.c rngd/startup_watch.h $(RNGD_COMPAT_SOURCES)

@@ -5,7 +5,7 @@
 check_PROGRAMS += tests/integration/wait-ksink
 tests_integration_wait_ksink_SOURCES = tests/integration/wait-ksink.c \
 	rngd/loop.c rngd/loop.h rngd/block_flow.c rngd/loop_jobs.c rngd/policy.c rngd/reader.c rngd/reader.h rngd/log.c rngd/credit.c rngd/stats.c rngd/notify.c \
-	rngd/hwrng_quality.c rngd/sink_kernel.c rngd/kernel_entropy.h rngd/sink.h
+	rngd/hwrng_quality.c rngd/hwrng_quality_state.c rngd/sink_kernel.c rngd/kernel_entropy.h rngd/sink.h
 tests_integration_wait_ksink_CFLAGS = $(AM_CFLAGS) -pthread
 tests_integration_wait_ksink_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) \
 	$(FIPS_LIBS) -lm -lpthread
