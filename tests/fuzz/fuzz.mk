@@ -17,7 +17,7 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 FUZZ_BUILD = cd $(top_srcdir) && $(SHELL) tests/fuzz/build-harness.sh $(abs_top_builddir)/$@ $(CLANG) $(FUZZ_CFLAGS)
 FUZZ_HARNESSES = tests/fuzz/fuzz_config tests/fuzz/fuzz_cli tests/fuzz/fuzz_gate tests/fuzz/fuzz_sysstat \
 	tests/fuzz/fuzz_egd
-FUZZ_OPTIONS_DEPS = $(top_srcdir)/rngd/options.c $(top_srcdir)/rngd/argv_scan.c $(top_srcdir)/rngd/argv_scan.h $(top_srcdir)/sources/parse_num.c $(top_srcdir)/rngd/config.c $(top_srcdir)/rngd/options.h $(top_srcdir)/rngd/defaults.h config.h
+FUZZ_OPTIONS_DEPS = $(top_srcdir)/rngd/options.c $(top_srcdir)/rngd/options_table.c $(top_srcdir)/rngd/argv_scan.c $(top_srcdir)/rngd/argv_scan.h $(top_srcdir)/sources/parse_num.c $(top_srcdir)/rngd/config.c $(top_srcdir)/rngd/options.h $(top_srcdir)/rngd/defaults.h config.h
 
 check_SCRIPTS += $(FUZZ_HARNESSES)
 TESTS += tests/fuzz/fuzz-check.sh
@@ -29,11 +29,11 @@ EXTRA_DIST += \
 
 tests/fuzz/fuzz_config: $(top_srcdir)/tests/fuzz/fuzz_config.c $(FUZZ_OPTIONS_DEPS)
 	@$(MKDIR_P) tests/fuzz
-	$(FUZZ_BUILD) tests/fuzz/fuzz_config.c rngd/options.c rngd/argv_scan.c sources/parse_num.c rngd/config.c -lm
+	$(FUZZ_BUILD) tests/fuzz/fuzz_config.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c -lm
 
 tests/fuzz/fuzz_cli: $(top_srcdir)/tests/fuzz/fuzz_cli.c $(FUZZ_OPTIONS_DEPS)
 	@$(MKDIR_P) tests/fuzz
-	$(FUZZ_BUILD) tests/fuzz/fuzz_cli.c rngd/options.c rngd/argv_scan.c sources/parse_num.c rngd/config.c -lm
+	$(FUZZ_BUILD) tests/fuzz/fuzz_cli.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c -lm
 
 # fips/libfips.a stands for the gate's sources: it is rebuilt when they change.
 tests/fuzz/fuzz_gate: $(top_srcdir)/tests/fuzz/fuzz_gate.c fips/libfips.a \
