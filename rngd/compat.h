@@ -62,6 +62,12 @@ int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **
 /* debian --hrng=help: the names --hrng takes and what each becomes. */
 void rngd_compat_print_hrngs(FILE *out);
 
+/* rngd/compat.c: one personality's words (no --compat or --defaults-file
+ * among them) onto @out as rngd's own options, with notes on what changed
+ * meaning; 0 or -errno with @err. */
+int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *notes, enum rngd_personality p,
+				char *const words[], size_t n, char err[RNGD_ERR_MAX]);
+
 /* rngd/compat_sources.c: rng-tools' source names, indexes and keys in
  * o->source_args resolved to rngd's sources (called by rngd_compat_load()
  * once the command line is translated); 0 or -errno with a note. */
