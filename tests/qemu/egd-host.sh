@@ -5,6 +5,7 @@
 : "${top_builddir:?run from make check-qemu}" "${top_srcdir:?run from make check-qemu}"
 HOST_RNGD=$top_builddir/rngd/rngd
 GUARD=$top_srcdir/tests/integration/guard.sh
+. "$top_srcdir/tests/lib/fips-constants.sh"
 SOCK=$scratch/egd.sock
 HOST_PID= HOST_JOB= HOST_RUNS=0
 [ -x "$HOST_RNGD" ] || { echo "RESULT ${SCENARIO_NAME:-egd} host-rngd FAIL $HOST_RNGD not built"; exit 1; }

@@ -19,7 +19,7 @@ fresh_gates() { grep -c 'fresh gate' $RNGD_LOG; }
 
 # The kernel sink: rngd watches rng_current only when it takes the kernel's
 # credit. A top-up every second keeps it reading once the pool is ready.
-start_rngd -x all -n hwrng -o /dev/random --topup-interval 1 --topup-bytes 2500
+start_rngd -x all -n hwrng -o /dev/random --topup-interval 1 --topup-bytes $FIPS_BLOCK_BYTES
 if ! wait_for 20 '[ "$(passed_now)" -gt 0 ] 2>/dev/null'; then
 	result reading-$v FAIL "no block passed before the unplug: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
 	return 0

@@ -1,6 +1,9 @@
 # Shared helpers for the guest scenario scripts (busybox sh, sourced).
 # deps-lint: guest (runs inside the QEMU guest: commands come from its image)
 
+# FIPS_BLOCK_BYTES ... as fips/fips.h defines them (tests/qemu/make-initramfs).
+. /etc/rngd-fips-constants
+
 # RESULT <scenario> <check> PASS|FAIL <details>: what the host parses.
 result() {
 	local check=$1 status=$2

@@ -26,7 +26,7 @@ p1=$(source_counter hwrng "blocks passed")
 t1=$(uptime_s)
 stop_rngd
 if [ -n "$p0" ] && [ -n "$p1" ] && [ "$p1" -gt "$p0" ]; then
-	rngd_rate=$(fdiv $(((p1 - p0) * 2500)) "$(fsub "$t1" "$t0")")
+	rngd_rate=$(fdiv $(((p1 - p0) * FIPS_BLOCK_BYTES)) "$(fsub "$t1" "$t0")")
 	result rngd PASS "$((p1 - p0)) blocks passed in $(fsub "$t1" "$t0") s"
 	bench guest-throughput "dd $(fdiv "$dd_rate" 1000000) MB/s, rngd passing $(fdiv "$rngd_rate" 1000000) MB/s, ratio rngd/dd $(fdiv "$rngd_rate" "$dd_rate")"
 else

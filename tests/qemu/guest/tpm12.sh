@@ -39,7 +39,7 @@ fi
 # block is credited and makes the pool ready.
 pre=$(guest-getrandom)
 t_start=$(uptime_s)
-start_rngd -x all -n tpm -o /dev/random --topup-interval 1 --topup-bytes 2500
+start_rngd -x all -n tpm -o /dev/random --topup-interval 1 --topup-bytes $FIPS_BLOCK_BYTES
 out=$(guest-getrandom -w 20)
 rngd_stats 2
 passed=$(source_counter tpm "blocks passed")
@@ -53,7 +53,7 @@ else
 	# Large TPM 1.2 answers through tcsd once came back with zero-filled
 	# spans; small requests still let the reconnect check below run.
 	stop_rngd
-	start_rngd -x all -n tpm -O tpm:chunk:256 -o /dev/random --topup-interval 1 --topup-bytes 2500
+	start_rngd -x all -n tpm -O tpm:chunk:256 -o /dev/random --topup-interval 1 --topup-bytes $FIPS_BLOCK_BYTES
 	sleep 3
 fi
 

@@ -5,7 +5,7 @@
 SCENARIO_NAME=egd-bad
 . "$(dirname "$0")/../egd-host.sh"
 
-head -c $((2500 * 400)) /dev/zero > "$scratch/zeros"
+head -c $((FIPS_BLOCK_BYTES * 400)) /dev/zero > "$scratch/zeros"
 mkfifo "$scratch/src"
 # A FIFO kept fed with zeros: the source stays open and keeps failing.
 ( while :; do cat "$scratch/zeros" || break; done > "$scratch/src" ) 2>/dev/null &
