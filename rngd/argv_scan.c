@@ -47,6 +47,8 @@ static int scan_long(struct argv_scan *s, const struct argv_opt *opts, size_t n)
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
 	bool ambiguous;
 
+	if (len == 0)
+		return ARGV_UNKNOWN;       /* "--=value" names nothing */
 	s->opt = find_long(opts, n, name, len, &ambiguous);
 	if (ambiguous)
 		return ARGV_AMBIGUOUS;

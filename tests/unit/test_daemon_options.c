@@ -432,6 +432,7 @@ static void test_argv_scan_errors(void **state)
 	char *no_value[] = { "p", "--alpha=1", NULL };
 	char *needs_short[] = { "p", "-ab", NULL };
 	char *needs_long[] = { "p", "--beta", NULL };
+	char *no_name[] = { "p", "--=x", NULL };
 
 	(void)state;
 	argv_scan_init(&s, 2, unknown_short);
@@ -455,6 +456,8 @@ static void test_argv_scan_errors(void **state)
 	assert_int_equal(scan_next(&s), ARGV_NEEDS_VALUE);
 	assert_int_equal(s.opt->id, 'b');
 	assert_int_equal(s.letter, 0);
+	argv_scan_init(&s, 2, no_name);
+	assert_int_equal(scan_next(&s), ARGV_UNKNOWN);   /* not a prefix of every name */
 }
 
 /* sources/parse_num.c, which options and the sources' -O settings share. */
