@@ -127,9 +127,14 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
+		bool ready = s->started && !s->retest_waiting && slot_has_block(s);
+
+		/* The credit is worked out only for a source that can be picked:
+		 * this runs once per block. */
 		c[i] = (struct rngd_pick_candidate){
-			.ready = s->started && !s->retest_waiting && slot_has_block(s),
-			.credited = !l->cfg.test_mode && credit_entropy_per_bit(&s->src, s->credit_explicit) > 0,
+			.ready = ready,
+			.credited = ready && !l->cfg.test_mode &&
+				    credit_entropy_per_bit(&s->src, s->credit_explicit) > 0,
 			.priority = s->src.priority,
 		};
 	}
