@@ -5,15 +5,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "rngd/daemon.h"
 #include "rngd/reader.h"
+#include "sources/hwrng.h"
 #include "sources/source.h"
-
-#define HWRNG_MISC_MAJOR 10
-#define HWRNG_MISC_MINOR 183
 
 static struct rngd_slot *hwrng_slot(struct rngd *d)
 {
@@ -31,7 +27,7 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	const char *state_dir = d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR;
 	int r;
 
-	if (!hw || !hw->is_open || !d->sink_is_kernel)
+	if (!hw || !rngd_slot_is_open(hw) || !d->sink_is_kernel)
 		return;
 	if (!d->opts.take_credit) {
 		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
@@ -65,7 +61,6 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 void rngd_daemon_watch_hwrng(struct rngd *d)
 {
 	struct rngd_slot *hw = hwrng_slot(d);
-	struct stat st;
 
 	if (!hw)
 		return;
@@ -74,8 +69,7 @@ void rngd_daemon_watch_hwrng(struct rngd *d)
 	rngd_loop_set_hwrng_watch(&d->loop, &d->hwrng_watch);
 	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
 	 * is for good, and its reader re-opens with back-off. */
-	rngd_slot_set_device_events(hw, hw->is_open && fstat(hw->src.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-				    major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR);
+	rngd_slot_set_device_events(hw, hwrng_source_follows_device(&hw->src));
 }
 
 /* HRNGSELECT (--defaults-file): written to rng_current before any source

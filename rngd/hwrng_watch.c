@@ -21,6 +21,7 @@
 #include "rngd/hwrng_quality.h"
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
+#include "rngd/reader.h"
 
 void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_slot *slot,
 		      struct hwrng_quality *hwq, uint64_t now)
@@ -60,16 +61,6 @@ static uint64_t reader_errors(struct rngd_slot *s)
 	n = s->read_errors;
 	(void)pthread_mutex_unlock(&s->lock);
 	return n;
-}
-
-static bool reader_open(struct rngd_slot *s)
-{
-	bool open;
-
-	(void)pthread_mutex_lock(&s->lock);
-	open = s->is_open;
-	(void)pthread_mutex_unlock(&s->lock);
-	return open;
 }
 
 /* Re-read rng_current and rng_quality; true if the source is a new one. */
@@ -120,7 +111,7 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 		 * one. No device open (waiting after ENODEV, or for a node it
 		 * may now open): it tries again now. A reader busy with the
 		 * same device is left alone (boot loads modules by the dozen). */
-		if (look(w, now, "device event") || !reader_open(w->slot))
+		if (look(w, now, "device event") || !rngd_slot_is_open(w->slot))
 			rngd_slot_wake(w->slot);
 		w->next_check_ms = now + HWRNG_FOLLOWUP_MS;
 		return w->next_check_ms;

@@ -88,9 +88,11 @@ static void reader_close(struct rngd_slot *s)
  */
 static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
 {
-	if (s->src.fd >= 0) {
+	int fd = rng_source_wait_fd(&s->src);
+
+	if (fd >= 0) {
 		struct pollfd pfd[2] = {
-			{ .fd = s->src.fd, .events = POLLIN },
+			{ .fd = fd, .events = POLLIN },
 			{ .fd = s->loop->stop_fd, .events = POLLIN },
 		};
 
@@ -252,6 +254,16 @@ static void *reader_main(void *arg)
 	}
 	explicit_bzero(&blk, sizeof(blk));
 	return NULL;
+}
+
+bool rngd_slot_is_open(struct rngd_slot *s)
+{
+	bool open;
+
+	(void)pthread_mutex_lock(&s->lock);
+	open = s->is_open;
+	(void)pthread_mutex_unlock(&s->lock);
+	return open;
 }
 
 void rngd_slot_set_device_events(struct rngd_slot *s, bool on)

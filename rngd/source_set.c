@@ -136,6 +136,7 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 {
 	size_t n_reg = 0, n_files = 0, n = 0, max;
 	struct rngd_slot *slots;
+	bool registry_file_taken = false;
 	int r = 0;
 
 	for (const struct rng_source_ops *const *p = rng_source_registry; *p; p++)
@@ -152,10 +153,16 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 
 	/* Every compiled-in source is enabled by default; one that cannot
 	 * work here is skipped at start with a log line. */
-	for (const struct rng_source_ops *const *p = rng_source_registry; *p; p++) {
-		rng_source_init(&slots[n].src, *p);
+	for (const struct rng_source_ops *const *p = rng_source_registry; *p && r == 0; p++) {
+		r = rng_source_init(&slots[n].src, *p);
+		if (r < 0)
+			break;
 		slots[n].enabled = true;
 		n++;
+	}
+	if (r < 0) {
+		rngd_source_set_free(slots, n);
+		return rngd_fail(err, "out of memory");
 	}
 	cap_credit(o, slots, n);
 	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
@@ -165,16 +172,20 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 		switch (a->kind) {
 		case RNGD_SRC_FILE:
 			/* The first -r fills the registry's "file" instance, later ones add file.N. */
-			for (size_t k = 0; k < n && !file; k++)
-				if (slots[k].src.ops == &rng_source_file_ops && !slots[k].src.priv)
+			for (size_t k = 0; k < n && !file && !registry_file_taken; k++)
+				if (slots[k].src.ops == &rng_source_file_ops)
 					file = &slots[k];
+			registry_file_taken = true;
 			if (!file) {
 				unsigned int existing = 0;
 
 				for (size_t k = 0; k < n; k++)
 					existing += slots[k].src.ops == &rng_source_file_ops;
+				if (rng_source_init(&slots[n].src, &rng_source_file_ops) < 0) {
+					r = rngd_fail(err, "out of memory");
+					break;
+				}
 				file = &slots[n++];
-				rng_source_init(&file->src, &rng_source_file_ops);
 				snprintf(file->src.name, sizeof(file->src.name), "file.%u", existing + 1);
 			}
 			r = file->src.ops->set_option(&file->src, "path", a->text);
@@ -273,7 +284,7 @@ void rngd_source_set_free(struct rngd_slot *slots, size_t n)
 		if (slots[i].stuck)
 			return;
 		if (!slots[i].abandoned)
-			rng_source_destroy(&slots[i].src);
+			rng_source_release(&slots[i].src);
 		free(slots[i].ring);
 	}
 	free(slots);

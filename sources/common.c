@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by every source: default initialisation, the failure
- * reason shown by `rngd -l`, the one read loop fd-based sources use and
- * their back-off sleep.
+ * reason shown by `rngd -l`, the state each source keeps, and the back-off
+ * sleep.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sources/source.h"
 
-void rng_source_init(struct rng_source *src, const struct rng_source_ops *ops)
+int rng_source_init(struct rng_source *src, const struct rng_source_ops *ops)
 {
 	memset(src, 0, sizeof(*src));
 	src->ops = ops;
@@ -23,7 +25,34 @@ void rng_source_init(struct rng_source *src, const struct rng_source_ops *ops)
 	src->entropy_per_bit = ops->default_entropy_per_bit;
 	src->credit_ceiling = 1.0;
 	src->priority = ops->default_priority;
-	src->fd = -1;
+	if (ops->priv_size > SIZE_MAX - RNG_SOURCE_PRIV_ALIGN)
+		return rng_source_why(src, -ENOMEM, "out of memory");
+	if (ops->priv_size) {
+		size_t rounded = (ops->priv_size + RNG_SOURCE_PRIV_ALIGN - 1) / RNG_SOURCE_PRIV_ALIGN *
+				 RNG_SOURCE_PRIV_ALIGN;
+
+		src->priv = aligned_alloc(RNG_SOURCE_PRIV_ALIGN, rounded);
+		if (!src->priv)
+			return rng_source_why(src, -ENOMEM, "out of memory");
+		if (ops->priv_defaults)
+			memcpy(src->priv, ops->priv_defaults, ops->priv_size);
+		else
+			memset(src->priv, 0, ops->priv_size);
+	}
+	return 0;
+}
+
+void rng_source_release(struct rng_source *src)
+{
+	if (src->priv && src->ops && src->ops->release)
+		src->ops->release(src);
+	free(src->priv);
+	src->priv = NULL;
+}
+
+int rng_source_wait_fd(const struct rng_source *src)
+{
+	return src->ops->wait_fd ? src->ops->wait_fd(src) : -1;
 }
 
 int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
@@ -42,34 +71,4 @@ void rng_sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-ssize_t rng_read_full(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n > 0) {
-			done += (size_t)n;
-			continue;
-		}
-		if (n == 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		/* Bytes already read are returned; the error shows on the next call. */
-		if (done > 0)
-			break;
-		return -errno;
-	}
-	return (ssize_t)done;
-}
-
-void rng_source_destroy(struct rng_source *src)
-{
-	if (src->ops && src->ops->destroy)
-		src->ops->destroy(src);
-	src->priv = NULL;
 }

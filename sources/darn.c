@@ -81,35 +81,22 @@ struct darn_state {
 	int open;
 };
 
-static struct darn_state *state_get(struct rng_source *src)
+static const struct darn_state darn_defaults = {
+	.hw = &darn_hw_native,
+};
+
+void darn_source_use_hw(struct rng_source *src, const struct darn_hw *hw)
 {
 	struct darn_state *st = src->priv;
 
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		st->hw = &darn_hw_native;
-		src->priv = st;
-	}
-	return st;
-}
-
-int darn_source_use_hw(struct rng_source *src, const struct darn_hw *hw)
-{
-	struct darn_state *st = state_get(src);
-
-	if (!st)
-		return -ENOMEM;
 	st->hw = hw;
-	return 0;
 }
 
 int darn_source_level(const struct rng_source *src)
 {
 	const struct darn_state *st = src->priv;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return -EBADF;
 	return (int)st->level;
 }
@@ -129,9 +116,7 @@ static int darn_set_option(struct rng_source *src, const char *key, const char *
 		level = DARN_LEVEL_CONDITIONED;
 	else
 		return rng_source_why(src, -EINVAL, "level '%s' is not auto, raw (2) or conditioned (1)", value);
-	st = state_get(src);
-	if (!st)
-		return -ENOMEM;
+	st = src->priv;
 	st->want_level = level;
 	return 0;
 }
@@ -152,8 +137,8 @@ static int check_feature(struct rng_source *src, const struct darn_hw *hw)
 static int darn_probe(struct rng_source *src)
 {
 	const struct darn_state *st = src->priv;
-	const struct darn_hw *hw = st ? st->hw : &darn_hw_native;
-	unsigned int want = st ? st->want_level : 0;
+	const struct darn_hw *hw = st->hw;
+	unsigned int want = st->want_level;
 	int err = check_feature(src, hw);
 
 	if (err < 0)
@@ -203,12 +188,10 @@ static int selftest(struct rng_source *src, const struct darn_state *st, unsigne
 
 static int darn_open(struct rng_source *src)
 {
-	struct darn_state *st = state_get(src);
+	struct darn_state *st = src->priv;
 	const char *fallback = "";
 	int err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	err = check_feature(src, st->hw);
 	if (err < 0)
 		return err;
@@ -225,7 +208,6 @@ static int darn_open(struct rng_source *src)
 	if (err < 0)
 		return err;
 	st->open = 1;
-	src->fd = -1;
 	(void)rng_source_why(src, 0, "reading DARN L=%u (%s)%s", st->level,
 			     st->level == DARN_LEVEL_RAW ? "raw" : "conditioned", fallback);
 	return 0;
@@ -237,7 +219,7 @@ static ssize_t darn_read(struct rng_source *src, void *buf, size_t len)
 	unsigned char *out = buf;
 	size_t done = 0;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
 	while (done < len) {
 		uint64_t word;
@@ -260,14 +242,7 @@ static void darn_close(struct rng_source *src)
 {
 	struct darn_state *st = src->priv;
 
-	if (st)
-		st->open = 0;
-}
-
-static void darn_destroy(struct rng_source *src)
-{
-	free(src->priv);
-	src->priv = NULL;
+	st->open = 0;
 }
 
 const struct rng_source_ops rng_source_darn_ops = {
@@ -276,10 +251,11 @@ const struct rng_source_ops rng_source_darn_ops = {
 	.keys = "level=auto: auto, raw (2) or conditioned",
 	.default_entropy_per_bit = DARN_ENTROPY_PER_BIT,
 	.default_priority = 3,
+	.priv_size = sizeof(struct darn_state),
+	.priv_defaults = &darn_defaults,
 	.probe = darn_probe,
 	.open = darn_open,
 	.read = darn_read,
 	.close = darn_close,
 	.set_option = darn_set_option,
-	.destroy = darn_destroy,
 };

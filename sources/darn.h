@@ -38,8 +38,8 @@ extern const struct darn_hw darn_hw_native;
 #define DARN_SELFTEST_WORDS 8      /* words tried at open: all errors = level unavailable */
 #define DARN_ENTROPY_PER_BIT 0.5   /* as RDSEED/RNDRRS: nobody outside the CPU can check it */
 
-/* Use @hw instead of the CPU (tests). Allocates state; destroy() frees it. */
-int darn_source_use_hw(struct rng_source *src, const struct darn_hw *hw);
+/* Use @hw instead of the CPU (tests), after rng_source_init(). */
+void darn_source_use_hw(struct rng_source *src, const struct darn_hw *hw);
 
 /* The L in use (1 or 2) once open, -EBADF before. */
 int darn_source_level(const struct rng_source *src);

@@ -44,30 +44,20 @@ struct file_priv {
 	struct file_offset_record record;
 	bool record_tried;
 	int credit_ok;     /* fact for may_credit(), read atomically */
+	int fd;            /* while open, else -1 */
 };
 
-static struct file_priv *file_priv(struct rng_source *src)
-{
-	struct file_priv *p = src->priv;
-
-	if (!p) {
-		p = calloc(1, sizeof(*p));
-		if (p) {
-			file_offset_init(&p->record);
-			p->credit_ok = 1;
-		}
-		src->priv = p;
-	}
-	return p;
-}
+static const struct file_priv file_defaults = {
+	.record = { .fd = -1 },
+	.credit_ok = 1,
+	.fd = -1,
+};
 
 static int file_probe(struct rng_source *src)
 {
-	struct file_priv *p = file_priv(src);
+	struct file_priv *p = src->priv;
 	struct stat st;
 
-	if (!p)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
 	if (stat(p->path, &st) < 0)
@@ -105,13 +95,11 @@ static bool file_may_credit(const struct rng_source *src)
 
 static int file_open(struct rng_source *src)
 {
-	struct file_priv *p = file_priv(src);
+	struct file_priv *p = src->priv;
 	struct stat st;
 	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
 	int fd, err;
 
-	if (!p)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
 	if (!p->opened_before)
@@ -165,7 +153,7 @@ static int file_open(struct rng_source *src)
 		err = -errno;
 		goto fail;
 	}
-	src->fd = fd;
+	p->fd = fd;
 	return 0;
 fail:
 	(void)close(fd);
@@ -177,14 +165,14 @@ static ssize_t file_read(struct rng_source *src, void *buf, size_t len)
 	struct file_priv *p = src->priv;
 
 	for (;;) {
-		ssize_t n = read(src->fd, buf, len);
+		ssize_t n = read(p->fd, buf, len);
 
 		if (n > 0) {
 			if (p->regular) {
 				p->offset += n;
 				/* Kept before the bytes go on: a crash after crediting
 				 * them must not let the next run read them again. */
-				if (p->record.fd >= 0 && file_offset_store(&p->record, src->fd, &p->st, (uint64_t)p->offset) < 0) {
+				if (p->record.fd >= 0 && file_offset_store(&p->record, p->fd, &p->st, (uint64_t)p->offset) < 0) {
 					file_offset_close(&p->record);
 					__atomic_store_n(&p->credit_ok, 0, __ATOMIC_RELEASE);
 				}
@@ -203,17 +191,24 @@ static ssize_t file_read(struct rng_source *src, void *buf, size_t len)
 
 static void file_close(struct rng_source *src)
 {
-	if (src->fd >= 0)
-		(void)close(src->fd);
-	src->fd = -1;
+	struct file_priv *p = src->priv;
+
+	if (p->fd >= 0)
+		(void)close(p->fd);
+	p->fd = -1;
+}
+
+static int file_wait_fd(const struct rng_source *src)
+{
+	const struct file_priv *p = src->priv;
+
+	return p->fd;
 }
 
 static int file_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct file_priv *p = file_priv(src);
+	struct file_priv *p = src->priv;
 
-	if (!p)
-		return -ENOMEM;
 	if (strcmp(key, "path") == 0) {
 		if (!value[0] || strlen(value) >= sizeof(p->path))
 			return -EINVAL;
@@ -236,14 +231,11 @@ static int file_set_option(struct rng_source *src, const char *key, const char *
 	return -EINVAL;
 }
 
-static void file_destroy(struct rng_source *src)
+static void file_release(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 
-	if (p)
-		file_offset_close(&p->record);
-	free(src->priv);
-	src->priv = NULL;
+	file_offset_close(&p->record);
 }
 
 const struct rng_source_ops rng_source_file_ops = {
@@ -252,11 +244,14 @@ const struct rng_source_ops rng_source_file_ops = {
 	.keys = "path=(none): the file, FIFO or device read",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = 0,
+	.priv_size = sizeof(struct file_priv),
+	.priv_defaults = &file_defaults,
 	.probe = file_probe,
 	.open = file_open,
 	.read = file_read,
 	.close = file_close,
 	.set_option = file_set_option,
-	.destroy = file_destroy,
+	.release = file_release,
+	.wait_fd = file_wait_fd,
 	.may_credit = file_may_credit,
 };

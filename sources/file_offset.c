@@ -14,12 +14,6 @@
 /* A fixed-width line, so a rewrite in place never leaves a longer tail. */
 #define RECORD_LEN 128
 
-void file_offset_init(struct file_offset_record *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->fd = -1;
-}
-
 /* FNV-1a: names the record after the path and recognises the bytes before
  * the offset; not a security boundary (whoever can rewrite the file can
  * feed rngd anything). */

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 struct file_offset_record {
-	int fd;                 /* -1: none kept */
+	int fd;                 /* -1: none kept (a new record: all zero but this) */
 	bool valid;             /* a record was read or written */
 	uint64_t dev, ino, size;
 	int64_t mtime_s;
@@ -30,8 +30,6 @@ struct file_offset_record {
 };
 
 #define FILE_OFFSET_TAIL 64
-
-void file_offset_init(struct file_offset_record *r);
 
 /* Open (create) the record for @path in @state_dir (created 0755 if
  * missing) and read it. 0 or -errno. */

@@ -10,7 +10,7 @@
  * on /dev/hwrng follows rng_current by itself (ENODEV while there is no
  * device), so open() tries the path afresh (a node that was re-created,
  * or made readable by the udev rule, is taken) and falls back on the fd it
- * kept from the last open. destroy() really closes it.
+ * kept from the last open. release() really closes it.
  */
 #include <config.h>
 
@@ -20,31 +20,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "sources/hwrng.h"
 #include "sources/source.h"
 
 #define HWRNG_DEFAULT_DEVICE "/dev/hwrng"
 
+/* The misc device's number: an fd on it outlives the device behind it. */
+#define HWRNG_MISC_MAJOR 10
+#define HWRNG_MISC_MINOR 183
+
 struct hwrng_priv {
 	char device[256];
 	int kept_fd;            /* the last open's fd, kept across close(); -1 */
+	int fd;                 /* kept_fd while open, else -1 */
+	int misc_device;        /* fact for hwrng_source_follows_device(), atomic */
 };
 
-static struct hwrng_priv *hwrng_priv(struct rng_source *src)
-{
-	struct hwrng_priv *p = src->priv;
-
-	if (!p) {
-		p = calloc(1, sizeof(*p));
-		if (!p)
-			return NULL;
-		snprintf(p->device, sizeof(p->device), "%s", HWRNG_DEFAULT_DEVICE);
-		p->kept_fd = -1;
-		src->priv = p;
-	}
-	return p;
-}
+static const struct hwrng_priv hwrng_defaults = {
+	.device = HWRNG_DEFAULT_DEVICE,
+	.kept_fd = -1,
+	.fd = -1,
+};
 
 /* The driver behind /dev/hwrng, for messages; "" when unknown. */
 static void hwrng_current(char *buf, size_t len)
@@ -61,12 +60,10 @@ static void hwrng_current(char *buf, size_t len)
 
 static int hwrng_probe(struct rng_source *src)
 {
-	struct hwrng_priv *p = hwrng_priv(src);
+	struct hwrng_priv *p = src->priv;
 	char current[64];
 	struct stat st;
 
-	if (!p)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	if (stat(p->device, &st) < 0)
 		return rng_source_why(src, -errno, "no %s (%s)", p->device, strerror(errno));
 	if (!S_ISCHR(st.st_mode))
@@ -87,19 +84,17 @@ static int hwrng_probe(struct rng_source *src)
 
 static int hwrng_open(struct rng_source *src)
 {
-	struct hwrng_priv *p = hwrng_priv(src);
+	struct hwrng_priv *p = src->priv;
 	struct stat st;
 	int fd, err;
 
-	if (!p)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	fd = open(p->device, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		err = errno;
 		if (p->kept_fd < 0)
 			return rng_source_why(src, -err, "open %s: %s", p->device, strerror(err));
 		/* Root-only after the privilege drop: the fd from before does. */
-		src->fd = p->kept_fd;
+		p->fd = p->kept_fd;
 		rng_source_why(src, 0, "%s (the fd kept from before; open: %s)", p->device, strerror(err));
 		return 0;
 	}
@@ -110,14 +105,19 @@ static int hwrng_open(struct rng_source *src)
 	if (p->kept_fd >= 0)
 		(void)close(p->kept_fd);
 	p->kept_fd = fd;
-	src->fd = fd;
+	p->fd = fd;
+	__atomic_store_n(&p->misc_device,
+			 major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR,
+			 __ATOMIC_RELEASE);
 	return 0;
 }
 
 static ssize_t hwrng_read(struct rng_source *src, void *buf, size_t len)
 {
+	const struct hwrng_priv *p = src->priv;
+
 	for (;;) {
-		ssize_t n = read(src->fd, buf, len);
+		ssize_t n = read(p->fd, buf, len);
 
 		if (n >= 0)
 			return n;
@@ -129,15 +129,29 @@ static ssize_t hwrng_read(struct rng_source *src, void *buf, size_t len)
 /* Kept open for the next open() (see the top of this file). */
 static void hwrng_close(struct rng_source *src)
 {
-	src->fd = -1;
+	struct hwrng_priv *p = src->priv;
+
+	p->fd = -1;
+}
+
+static int hwrng_wait_fd(const struct rng_source *src)
+{
+	const struct hwrng_priv *p = src->priv;
+
+	return p->fd;
+}
+
+bool hwrng_source_follows_device(const struct rng_source *src)
+{
+	const struct hwrng_priv *p = src->priv;
+
+	return src->ops == &rng_source_hwrng_ops && p && __atomic_load_n(&p->misc_device, __ATOMIC_ACQUIRE);
 }
 
 static int hwrng_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct hwrng_priv *p = hwrng_priv(src);
+	struct hwrng_priv *p = src->priv;
 
-	if (!p)
-		return -ENOMEM;
 	if (strcmp(key, "device") == 0) {
 		if (value[0] != '/' || strlen(value) >= sizeof(p->device))
 			return -EINVAL;
@@ -147,14 +161,13 @@ static int hwrng_set_option(struct rng_source *src, const char *key, const char 
 	return -EINVAL;
 }
 
-static void hwrng_destroy(struct rng_source *src)
+static void hwrng_release(struct rng_source *src)
 {
 	struct hwrng_priv *p = src->priv;
 
-	if (p && p->kept_fd >= 0)
+	if (p->kept_fd >= 0)
 		(void)close(p->kept_fd);
-	free(src->priv);
-	src->priv = NULL;
+	p->kept_fd = -1;
 }
 
 const struct rng_source_ops rng_source_hwrng_ops = {
@@ -163,10 +176,13 @@ const struct rng_source_ops rng_source_hwrng_ops = {
 	.keys = "device=/dev/hwrng: the character device read",
 	.default_entropy_per_bit = 0.5,
 	.default_priority = 10,
+	.priv_size = sizeof(struct hwrng_priv),
+	.priv_defaults = &hwrng_defaults,
 	.probe = hwrng_probe,
 	.open = hwrng_open,
 	.read = hwrng_read,
 	.close = hwrng_close,
 	.set_option = hwrng_set_option,
-	.destroy = hwrng_destroy,
+	.release = hwrng_release,
+	.wait_fd = hwrng_wait_fd,
 };

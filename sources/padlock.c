@@ -59,30 +59,16 @@ struct padlock_state {
 	unsigned char scratch[64] __attribute__((aligned(64)));
 };
 
-static struct padlock_state *state_get(struct rng_source *src)
+static const struct padlock_state padlock_defaults = {
+	.hw = &padlock_hw_native,
+	.divisor = PADLOCK_DIVISOR_DEFAULT,
+};
+
+void padlock_source_use_hw(struct rng_source *src, const struct padlock_hw *hw)
 {
 	struct padlock_state *st = src->priv;
 
-	if (!st) {
-		st = aligned_alloc(64, sizeof(*st));
-		if (!st)
-			return NULL;
-		memset(st, 0, sizeof(*st));
-		st->hw = &padlock_hw_native;
-		st->divisor = PADLOCK_DIVISOR_DEFAULT;
-		src->priv = st;
-	}
-	return st;
-}
-
-int padlock_source_use_hw(struct rng_source *src, const struct padlock_hw *hw)
-{
-	struct padlock_state *st = state_get(src);
-
-	if (!st)
-		return -ENOMEM;
 	st->hw = hw;
-	return 0;
 }
 
 static int padlock_set_option(struct rng_source *src, const char *key, const char *value)
@@ -93,9 +79,7 @@ static int padlock_set_option(struct rng_source *src, const char *key, const cha
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: divisor)", key);
 	if (strlen(value) != 1 || value[0] < '0' || value[0] > '0' + PADLOCK_DIVISOR_MAX)
 		return rng_source_why(src, -EINVAL, "divisor '%s' is not 0, 1, 2 or 3", value);
-	st = state_get(src);
-	if (!st)
-		return -ENOMEM;
+	st = src->priv;
 	st->divisor = (unsigned)(value[0] - '0');
 	return 0;
 }
@@ -103,7 +87,7 @@ static int padlock_set_option(struct rng_source *src, const char *key, const cha
 static int padlock_probe(struct rng_source *src)
 {
 	const struct padlock_state *st = src->priv;
-	const struct padlock_hw *hw = st ? st->hw : &padlock_hw_native;
+	const struct padlock_hw *hw = st->hw;
 	char why[RNG_SOURCE_WHY_MAX];
 	int err = cpuid_padlock_rng(hw->cpuid, why, sizeof(why));
 
@@ -116,16 +100,13 @@ static int padlock_probe(struct rng_source *src)
 
 static int padlock_open(struct rng_source *src)
 {
-	struct padlock_state *st = state_get(src);
+	struct padlock_state *st = src->priv;
 	int err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	err = padlock_probe(src);
 	if (err < 0)
 		return err;
 	st->open = 1;
-	src->fd = -1;
 	return 0;
 }
 
@@ -152,7 +133,7 @@ static ssize_t padlock_read(struct rng_source *src, void *buf, size_t len)
 	unsigned want;
 	int empty = 0;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
 	want = 8u >> st->divisor;
 	while (done < len) {
@@ -197,17 +178,8 @@ static void padlock_close(struct rng_source *src)
 {
 	struct padlock_state *st = src->priv;
 
-	if (!st)
-		return;
 	explicit_bzero(st->scratch, sizeof(st->scratch));
 	st->open = 0;
-}
-
-static void padlock_destroy(struct rng_source *src)
-{
-	padlock_close(src);
-	free(src->priv);
-	src->priv = NULL;
 }
 
 const struct rng_source_ops rng_source_padlock_ops = {
@@ -216,10 +188,11 @@ const struct rng_source_ops rng_source_padlock_ops = {
 	.keys = "divisor=3: XSTORE quality divisor 0..3",
 	.default_entropy_per_bit = PADLOCK_ENTROPY_PER_BIT,
 	.default_priority = 9,
+	.priv_size = sizeof(struct padlock_state),
+	.priv_defaults = &padlock_defaults,
 	.probe = padlock_probe,
 	.open = padlock_open,
 	.read = padlock_read,
 	.close = padlock_close,
 	.set_option = padlock_set_option,
-	.destroy = padlock_destroy,
 };

@@ -39,7 +39,7 @@ struct padlock_hw {
 
 extern const struct padlock_hw padlock_hw_native;
 
-/* Use @hw instead of the CPU (tests). Allocates state; destroy() frees it. */
-int padlock_source_use_hw(struct rng_source *src, const struct padlock_hw *hw);
+/* Use @hw instead of the CPU (tests), after rng_source_init(). */
+void padlock_source_use_hw(struct rng_source *src, const struct padlock_hw *hw);
 
 #endif /* RNGD_SOURCES_PADLOCK_H */

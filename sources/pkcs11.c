@@ -148,20 +148,10 @@ struct pkcs11_state {
 	int pin_rejected;              /* never log in again: the token would lock */
 };
 
-static struct pkcs11_state *state_get(struct rng_source *src)
-{
-	struct pkcs11_state *st = src->priv;
-
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		st->slot = -1;
-		st->chunk = PKCS11_CHUNK_DEFAULT;
-		src->priv = st;
-	}
-	return st;
-}
+static const struct pkcs11_state pkcs11_defaults = {
+	.slot = -1,
+	.chunk = PKCS11_CHUNK_DEFAULT,
+};
 
 static int copy_value(struct rng_source *src, const char *key, char *dst, size_t len, const char *value)
 {
@@ -173,11 +163,9 @@ static int copy_value(struct rng_source *src, const char *key, char *dst, size_t
 
 static int pkcs11_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct pkcs11_state *st = state_get(src);
+	struct pkcs11_state *st = src->priv;
 	char *end;
 
-	if (!st)
-		return -ENOMEM;
 	if (strcmp(key, "module") == 0)
 		return copy_value(src, key, st->module_path, sizeof(st->module_path), value);
 	if (strcmp(key, "token") == 0)
@@ -403,11 +391,9 @@ static int describe(struct rng_source *src, struct pkcs11_state *st, const char 
  */
 static int pkcs11_probe(struct rng_source *src)
 {
-	struct pkcs11_state *st = state_get(src);
+	struct pkcs11_state *st = src->priv;
 	int err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	if (!st->module_path[0])
 		return rng_source_why(src, -ENODEV, "off: no module configured (-O pkcs11:module:PATH)");
 	if (st->pin_file[0] && !st->have_session) {
@@ -428,15 +414,12 @@ static int pkcs11_probe(struct rng_source *src)
 
 static int pkcs11_open(struct rng_source *src)
 {
-	struct pkcs11_state *st = state_get(src);
+	struct pkcs11_state *st = src->priv;
 	int err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	err = session_open(src, st);
 	if (err < 0)
 		return err;
-	src->fd = -1;
 	return describe(src, st, "reading");
 }
 
@@ -453,7 +436,7 @@ static ssize_t pkcs11_read(struct rng_source *src, void *buf, size_t len)
 	unsigned char *out = buf;
 	size_t done = 0;
 
-	if (!st || !st->have_session)
+	if (!st->have_session)
 		return rng_source_why(src, -EBADF, "read before open");
 	while (done < len) {
 		size_t n = len - done < st->chunk ? len - done : st->chunk;
@@ -473,23 +456,17 @@ static ssize_t pkcs11_read(struct rng_source *src, void *buf, size_t len)
 
 static void pkcs11_close(struct rng_source *src)
 {
-	struct pkcs11_state *st = src->priv;
-
-	if (st)
-		session_close(st);
+	session_close(src->priv);
 }
 
-static void pkcs11_destroy(struct rng_source *src)
+static void pkcs11_release(struct rng_source *src)
 {
 	struct pkcs11_state *st = src->priv;
 
-	if (!st)
-		return;
+	/* rngd -l probes (a real session, see above) and never closes. */
 	session_close(st);
 	module_unload(st);
 	rng_dl_unload(&st->p11kit.handle);
-	free(st);
-	src->priv = NULL;
 }
 
 const struct rng_source_ops rng_source_pkcs11_ops = {
@@ -498,10 +475,12 @@ const struct rng_source_ops rng_source_pkcs11_ops = {
 	.keys = "module=(none) token slot pin-file chunk=64",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = 1,
+	.priv_size = sizeof(struct pkcs11_state),
+	.priv_defaults = &pkcs11_defaults,
 	.probe = pkcs11_probe,
 	.open = pkcs11_open,
 	.read = pkcs11_read,
 	.close = pkcs11_close,
 	.set_option = pkcs11_set_option,
-	.destroy = pkcs11_destroy,
+	.release = pkcs11_release,
 };

@@ -140,35 +140,22 @@ struct rdrand_state {
 	int rdseed_fact;
 };
 
-static struct rdrand_state *state_get(struct rng_source *src)
+static const struct rdrand_state rdrand_defaults = {
+	.hw = &rdrand_hw_native,
+};
+
+void rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw)
 {
 	struct rdrand_state *st = src->priv;
 
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		st->hw = &rdrand_hw_native;
-		src->priv = st;
-	}
-	return st;
-}
-
-int rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw)
-{
-	struct rdrand_state *st = state_get(src);
-
-	if (!st)
-		return -ENOMEM;
 	st->hw = hw;
-	return 0;
 }
 
 int rdrand_source_uses_rdseed(const struct rng_source *src)
 {
 	const struct rdrand_state *st = src->priv;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return -EBADF;
 	return st->use_rdseed;
 }
@@ -189,9 +176,7 @@ static int rdrand_set_option(struct rng_source *src, const char *key, const char
 	else
 		return rng_source_why(src, -EINVAL,
 				      "instruction '%s' is not auto, rdseed or rdrand", value);
-	st = state_get(src);
-	if (!st)
-		return -ENOMEM;
+	st = src->priv;
 	st->choice = choice;
 	return 0;
 }
@@ -202,7 +187,7 @@ static const struct rdrand_hw *hw_of(const struct rng_source *src)
 {
 	const struct rdrand_state *st = src->priv;
 
-	return st ? st->hw : &rdrand_hw_native;
+	return st->hw;
 }
 
 /*
@@ -256,11 +241,9 @@ static double rdrand_default_credit(const struct rng_source *src)
 
 static int rdrand_probe(struct rng_source *src)
 {
-	struct rdrand_state *st = state_get(src);
+	struct rdrand_state *st = src->priv;
 	int features;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	features = usable_features(src, hw_of(src));
 	if (features < 0)
 		return features;
@@ -310,13 +293,11 @@ static int selftest_word(const struct rdrand_state *st, uint64_t *word)
 
 static int rdrand_open(struct rng_source *src)
 {
-	struct rdrand_state *st = state_get(src);
+	struct rdrand_state *st = src->priv;
 	unsigned features;
 	uint64_t first = 0, word;
 	int same = 1, err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	err = usable_features(src, st->hw);
 	if (err < 0)
 		return err;
@@ -358,7 +339,6 @@ static int rdrand_open(struct rng_source *src)
 
 	report_rdseed(st, st->use_rdseed);
 	st->open = 1;
-	src->fd = -1;
 	(void)rng_source_why(src, 0, "reading %s", st->use_rdseed ? "RDSEED" : "RDRAND (DRBG output)");
 	return 0;
 }
@@ -370,7 +350,7 @@ static ssize_t rdrand_read(struct rng_source *src, void *buf, size_t len)
 	size_t done = 0;
 	int rounds = 0;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
 	while (done < len) {
 		uint64_t word;
@@ -410,14 +390,7 @@ static void rdrand_close(struct rng_source *src)
 {
 	struct rdrand_state *st = src->priv;
 
-	if (st)
-		st->open = 0;
-}
-
-static void rdrand_destroy(struct rng_source *src)
-{
-	free(src->priv);
-	src->priv = NULL;
+	st->open = 0;
 }
 
 const struct rng_source_ops rng_source_rdrand_ops = {
@@ -426,11 +399,12 @@ const struct rng_source_ops rng_source_rdrand_ops = {
 	.keys = "instruction=auto: auto, rdseed or rdrand",
 	.default_entropy_per_bit = RDRAND_ENTROPY_PER_BIT,
 	.default_priority = 3,
+	.priv_size = sizeof(struct rdrand_state),
+	.priv_defaults = &rdrand_defaults,
 	.probe = rdrand_probe,
 	.open = rdrand_open,
 	.read = rdrand_read,
 	.close = rdrand_close,
 	.set_option = rdrand_set_option,
-	.destroy = rdrand_destroy,
 	.default_credit = rdrand_default_credit,
 };

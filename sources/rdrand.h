@@ -37,11 +37,8 @@ extern const struct rdrand_hw rdrand_hw_native;
 #define RDRAND_ENTROPY_PER_BIT (1.0 / 512) /* 1 seed-grade sample in 512, Intel's own rule */
 #define RDSEED_ENTROPY_PER_BIT 0.5
 
-/*
- * Use @hw instead of the real instructions (for tests). Allocates the
- * source's state; destroy() frees it. Returns 0 or -ENOMEM.
- */
-int rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw);
+/* Use @hw instead of the real instructions (tests), after rng_source_init(). */
+void rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw);
 
 /* 1 if the open source reads RDSEED, 0 if RDRAND, -EBADF if not open. */
 int rdrand_source_uses_rdseed(const struct rng_source *src);

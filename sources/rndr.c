@@ -102,35 +102,22 @@ struct rndr_state {
 	int rndrrs_fact;        /* atomic: what default_credit() reports */
 };
 
-static struct rndr_state *state_get(struct rng_source *src)
+static const struct rndr_state rndr_defaults = {
+	.hw = &rndr_hw_native,
+};
+
+void rndr_source_use_hw(struct rng_source *src, const struct rndr_hw *hw)
 {
 	struct rndr_state *st = src->priv;
 
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		st->hw = &rndr_hw_native;
-		src->priv = st;
-	}
-	return st;
-}
-
-int rndr_source_use_hw(struct rng_source *src, const struct rndr_hw *hw)
-{
-	struct rndr_state *st = state_get(src);
-
-	if (!st)
-		return -ENOMEM;
 	st->hw = hw;
-	return 0;
 }
 
 int rndr_source_uses_rndrrs(const struct rng_source *src)
 {
 	const struct rndr_state *st = src->priv;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return -EBADF;
 	return st->use_rndrrs;
 }
@@ -150,9 +137,7 @@ static int rndr_set_option(struct rng_source *src, const char *key, const char *
 		choice = CHOICE_RNDR;
 	else
 		return rng_source_why(src, -EINVAL, "instruction '%s' is not auto, rndrrs or rndr", value);
-	st = state_get(src);
-	if (!st)
-		return -ENOMEM;
+	st = src->priv;
 	st->choice = choice;
 	return 0;
 }
@@ -163,14 +148,14 @@ static const struct rndr_hw *hw_of(const struct rng_source *src)
 {
 	const struct rndr_state *st = src->priv;
 
-	return st ? st->hw : &rndr_hw_native;
+	return st->hw;
 }
 
 static enum rndr_choice choice_of(const struct rng_source *src)
 {
 	const struct rndr_state *st = src->priv;
 
-	return st ? st->choice : CHOICE_AUTO;
+	return st->choice;
 }
 
 /* FEAT_RNG gives both instructions; which one is used depends on the choice. */
@@ -189,10 +174,9 @@ static int check_feature(struct rng_source *src, const struct rndr_hw *hw)
  * is read; the main thread's default_credit() reads the fact. */
 static void report_rndrrs(struct rng_source *src, int use_rndrrs)
 {
-	struct rndr_state *st = state_get(src);
+	struct rndr_state *st = src->priv;
 
-	if (st)
-		__atomic_store_n(&st->rndrrs_fact, use_rndrrs, __ATOMIC_RELEASE);
+	__atomic_store_n(&st->rndrrs_fact, use_rndrrs, __ATOMIC_RELEASE);
 }
 
 /* The ops default is RNDR's; RNDRRS raises it. The daemon applies it
@@ -244,12 +228,10 @@ static const char *insn_name(const struct rndr_state *st)
 
 static int rndr_open(struct rng_source *src)
 {
-	struct rndr_state *st = state_get(src);
+	struct rndr_state *st = src->priv;
 	uint64_t first = 0, word;
 	int same = 1, err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	err = check_feature(src, st->hw);
 	if (err < 0)
 		return err;
@@ -270,7 +252,6 @@ static int rndr_open(struct rng_source *src)
 				      insn_name(st), RNDR_SELFTEST_WORDS, (unsigned long long)first);
 	report_rndrrs(src, st->use_rndrrs);
 	st->open = 1;
-	src->fd = -1;
 	(void)rng_source_why(src, 0, "reading %s", st->use_rndrrs ? "RNDRRS" : "RNDR (DRBG output)");
 	return 0;
 }
@@ -281,7 +262,7 @@ static ssize_t rndr_read(struct rng_source *src, void *buf, size_t len)
 	unsigned char *out = buf;
 	size_t done = 0;
 
-	if (!st || !st->open)
+	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
 	while (done < len) {
 		uint64_t word;
@@ -304,14 +285,7 @@ static void rndr_close(struct rng_source *src)
 {
 	struct rndr_state *st = src->priv;
 
-	if (st)
-		st->open = 0;
-}
-
-static void rndr_destroy(struct rng_source *src)
-{
-	free(src->priv);
-	src->priv = NULL;
+	st->open = 0;
 }
 
 const struct rng_source_ops rng_source_rndr_ops = {
@@ -321,10 +295,11 @@ const struct rng_source_ops rng_source_rndr_ops = {
 	.default_entropy_per_bit = RNDR_ENTROPY_PER_BIT,
 	.default_credit = rndr_default_credit,
 	.default_priority = 3,
+	.priv_size = sizeof(struct rndr_state),
+	.priv_defaults = &rndr_defaults,
 	.probe = rndr_probe,
 	.open = rndr_open,
 	.read = rndr_read,
 	.close = rndr_close,
 	.set_option = rndr_set_option,
-	.destroy = rndr_destroy,
 };

@@ -36,27 +36,53 @@ struct rng_source_ops {
 	 * an -O instead of letting the source undo it later.
 	 */
 	bool credit_fixed;
+	/*
+	 * The size of src->priv, allocated by rng_source_init() aligned to
+	 * RNG_SOURCE_PRIV_ALIGN and filled from priv_defaults (NULL: zeros),
+	 * and freed by rng_source_release(): no source allocates or frees
+	 * its own state. 0: no priv.
+	 */
+	size_t priv_size;
+	const void *priv_defaults;
 
 	/*
 	 * 0 if the source can work here, else -errno with a human reason in
 	 * src->why ("no /dev/hwrng", "CPU lacks RDSEED/RDRAND"). Must not
 	 * need privileges beyond what an unprivileged rngd -l has: a source
 	 * that cannot tell without root says so in why and returns 0 or
-	 * -EACCES.
+	 * -EACCES. -ENODATA from open(): exhausted for good (a regular file
+	 * read to its end), never retried, since re-reading would credit the
+	 * same bytes twice; any other error: retried with back-off.
 	 */
 	int (*probe)(struct rng_source *src);
 	int (*open)(struct rng_source *src);
-	/* May block; returns bytes read (>0), 0 on end of data, or -errno. */
+	/*
+	 * May block. Returns bytes read (>0, maybe fewer than @len), 0 for
+	 * "no more for now" (the loop closes the source and re-opens it with
+	 * back-off), -ENODEV for "the device went away" (a device source
+	 * waits for a device event), -ECANCELED is the loop's own, and any
+	 * other -errno is a read error, retried after a re-open. A read that
+	 * blocks outside wait_fd() is never interrupted: at shutdown its
+	 * thread is left behind to end with the process.
+	 */
 	ssize_t (*read)(struct rng_source *src, void *buf, size_t len);
+	/* Ends what open() began; priv and its settings stay for a new open(). */
 	void (*close)(struct rng_source *src);
 	/* -O name:key:value; -EINVAL for an unknown key or bad value. NULL: no keys. */
 	int (*set_option)(struct rng_source *src, const char *key, const char *value);
 	/*
-	 * Optional: free src->priv for good (close() may be followed by a new
-	 * open(), so it keeps priv). NULL: the source keeps nothing in priv
-	 * that needs freeing.
+	 * Optional: let go of what priv holds beyond close() (an fd kept
+	 * across re-opens, a loaded library) before rng_source_release()
+	 * frees priv itself. NULL: priv holds nothing but memory.
 	 */
-	void (*destroy)(struct rng_source *src);
+	void (*release)(struct rng_source *src);
+	/*
+	 * Optional, called by the reader thread while the source is open: the
+	 * fd that becomes readable when read() has data, so the loop can wait
+	 * for it beside its stop fd and end a waiting reader at shutdown.
+	 * read() must read from it. NULL or -1: read() is simply called.
+	 */
+	int (*wait_fd)(const struct rng_source *src);
 	/*
 	 * Optional: the default credit given what the last probe() or open()
 	 * found (RDSEED rather than RDRAND). Called by the daemon's main
@@ -75,14 +101,8 @@ struct rng_source_ops {
 	bool (*may_credit)(const struct rng_source *src);
 };
 
-/*
- * Return codes with a fixed meaning for the daemon's loop:
- *  open() -> -ENODATA: the source is exhausted for good (a regular file
- *            read to its end); never retried, since re-reading would
- *            credit the same bytes twice.
- *  read() -> 0: end of data for now; the loop closes the source and
- *            re-opens it with back-off.
- */
+/* priv's alignment: a cache line, which Padlock's XSTORE scratch needs. */
+#define RNG_SOURCE_PRIV_ALIGN 64
 
 struct rng_source {
 	const struct rng_source_ops *ops;
@@ -90,13 +110,8 @@ struct rng_source {
 	double entropy_per_bit;         /* claimed credit per bit, 0.0 for dubious */
 	double credit_ceiling;          /* -e: cap on the default credit, 1.0: none */
 	int priority;
-	int fd;                         /* the device fd while open, else -1: main.c
-					 * looks at it to tell a character device
-					 * (device events); the loop polls it beside
-					 * its stop fd before each read(), so read()
-					 * must read from it */
 	char why[RNG_SOURCE_WHY_MAX];   /* last probe/open failure reason */
-	void *priv;                     /* the source's own state */
+	void *priv;                     /* the source's own state, ops->priv_size bytes */
 };
 
 /* Every source compiled into this build, NULL-terminated (sources/registry.c). */
@@ -105,26 +120,24 @@ extern const struct rng_source_ops *const rng_source_registry[];
 /* Find a source's ops by name, or NULL. */
 const struct rng_source_ops *rng_source_find(const char *name);
 
-/* Initialise @src for @ops with its defaults (fd -1, empty why). */
-void rng_source_init(struct rng_source *src, const struct rng_source_ops *ops);
+/* Initialise @src for @ops with its defaults and allocate its priv:
+ * 0, or -ENOMEM with @src holding no allocation. */
+int rng_source_init(struct rng_source *src, const struct rng_source_ops *ops);
+
+/* release() if the source has one, then free priv; the caller has
+ * closed the source already. Safe on an @src whose init failed. */
+void rng_source_release(struct rng_source *src);
+
+/* The fd the reader may wait on, or -1 (see wait_fd). */
+int rng_source_wait_fd(const struct rng_source *src);
 
 /* Record a reason in src->why, printf-style. Returns @err (a -errno) for tail calls. */
 int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/*
- * read(2) until @len bytes or end of file, retrying EINTR; returns bytes
- * read (short only at EOF), or -errno. The one helper every fd-based
- * source uses.
- */
-ssize_t rng_read_full(int fd, void *buf, size_t len);
-
 /* Sleep @ms milliseconds, resuming after EINTR: the back-off of sources
  * whose hardware says "not now" (TPM, RNDR, DARN). */
 void rng_sleep_ms(unsigned int ms);
-
-/* destroy() if the source has one; the caller has closed it already. */
-void rng_source_destroy(struct rng_source *src);
 
 extern const struct rng_source_ops rng_source_hwrng_ops;
 extern const struct rng_source_ops rng_source_file_ops;

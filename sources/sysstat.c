@@ -76,19 +76,6 @@ struct sysstat_state {
 
 /* ---- 2. Options: the root folder, and a credit that stays 0 -------------- */
 
-static struct sysstat_state *state_get(struct rng_source *src)
-{
-	struct sysstat_state *st = src->priv;
-
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		src->priv = st;
-	}
-	return st;
-}
-
 static int sysstat_set_option(struct rng_source *src, const char *key, const char *value)
 {
 	struct sysstat_state *st;
@@ -106,9 +93,7 @@ static int sysstat_set_option(struct rng_source *src, const char *key, const cha
 	}
 	if (strcmp(key, "root") != 0)
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: root)", key);
-	st = state_get(src);
-	if (!st)
-		return -ENOMEM;
+	st = src->priv;
 	if (value[0] != '/' || strlen(value) >= sizeof(st->root))
 		return rng_source_why(src, -EINVAL, "root '%s' is not an absolute path shorter than %zu",
 				      value, sizeof(st->root));
@@ -276,7 +261,7 @@ static int sysstat_probe(struct rng_source *src)
 	char path[512];
 
 	/* /proc/stat exists wherever Linux does; without it there is nothing to sample. */
-	(void)snprintf(path, sizeof(path), "%s/proc/stat", st ? st->root : "");
+	(void)snprintf(path, sizeof(path), "%s/proc/stat", st->root);
 	if (access(path, R_OK) != 0)
 		return rng_source_why(src, -errno, "cannot read %s", path);
 	return 0;
@@ -300,15 +285,7 @@ static void release_open(struct sysstat_state *st)
 
 static void sysstat_close(struct rng_source *src)
 {
-	if (src->priv)
-		release_open(src->priv);
-}
-
-static void sysstat_destroy(struct rng_source *src)
-{
-	sysstat_close(src);
-	free(src->priv);
-	src->priv = NULL;
+	release_open(src->priv);
 }
 
 static int open_failed(struct rng_source *src, int err, const char *why)
@@ -319,12 +296,9 @@ static int open_failed(struct rng_source *src, int err, const char *why)
 
 static int sysstat_open(struct rng_source *src)
 {
-	struct sysstat_state *st = state_get(src);
+	struct sysstat_state *st = src->priv;
 	int err;
 
-	src->fd = -1;
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
 	if (st->open)
 		return 0;
 	err = sysstat_probe(src);
@@ -384,10 +358,10 @@ const struct rng_source_ops rng_source_sysstat_ops = {
 	.default_entropy_per_bit = 0.0,
 	.default_priority = -10,
 	.credit_fixed = true,
+	.priv_size = sizeof(struct sysstat_state),
 	.probe = sysstat_probe,
 	.open = sysstat_open,
 	.read = sysstat_read,
 	.close = sysstat_close,
 	.set_option = sysstat_set_option,
-	.destroy = sysstat_destroy,
 };

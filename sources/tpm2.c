@@ -66,19 +66,9 @@ struct tpm2_state {
 	bool in_read;
 };
 
-static struct tpm2_state *state_get(struct rng_source *src)
-{
-	struct tpm2_state *st = src->priv;
-
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		(void)snprintf(st->tcti, sizeof(st->tcti), "%s", TPM2_DEFAULT_TCTI);
-		src->priv = st;
-	}
-	return st;
-}
+static const struct tpm2_state tpm2_defaults = {
+	.tcti = TPM2_DEFAULT_TCTI,
+};
 
 static int tpm2_set_option(struct rng_source *src, const char *key, const char *value)
 {
@@ -86,9 +76,7 @@ static int tpm2_set_option(struct rng_source *src, const char *key, const char *
 
 	if (strcmp(key, "tcti") != 0)
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: tcti)", key);
-	st = state_get(src);
-	if (!st)
-		return -ENOMEM;
+	st = src->priv;
 	if (!value[0] || strlen(value) >= sizeof(st->tcti))
 		return rng_source_why(src, -EINVAL, "tcti '%s' is empty or longer than %zu", value,
 				      sizeof(st->tcti) - 1);
@@ -197,14 +185,12 @@ static size_t get_random(struct tpm2_state *st, unsigned char *out, size_t len, 
 
 static int tpm2_probe(struct rng_source *src)
 {
-	bool had_state = src->priv != NULL;
-	struct tpm2_state *st = state_get(src);
+	struct tpm2_state *st = src->priv;
+	bool was_loaded = st->lib.loaded;
 	unsigned char byte;
 	TSS2_RC rc;
 	int err = 0;
 
-	if (!st)
-		return -ENOMEM;
 	if (st->open)
 		return 0;
 	/*
@@ -227,23 +213,17 @@ static int tpm2_probe(struct rng_source *src)
 				     st->lib.rc_decode(rc));
 	disconnect(st);
 	/* rngd -l probes and never closes: leave nothing loaded behind. */
-	if (!had_state) {
+	if (!was_loaded)
 		lib_unload(&st->lib);
-		free(st);
-		src->priv = NULL;
-	}
 	return err;
 }
 
 static int tpm2_open(struct rng_source *src)
 {
-	struct tpm2_state *st = state_get(src);
+	struct tpm2_state *st = src->priv;
 	TSS2_RC rc;
 	int err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
-	src->fd = -1;
 	err = lib_ready(src, &st->lib);
 	if (err < 0)
 		return err;
@@ -296,11 +276,9 @@ static ssize_t tpm2_read(struct rng_source *src, void *buf, size_t len)
 	struct tpm2_state *st = src->priv;
 	ssize_t r;
 
-	if (st)
-		st->in_read = true;
+	st->in_read = true;
 	r = read_random(src, buf, len);
-	if (st)
-		st->in_read = false;
+	st->in_read = false;
 	return r;
 }
 
@@ -308,8 +286,6 @@ static void tpm2_close(struct rng_source *src)
 {
 	struct tpm2_state *st = src->priv;
 
-	if (!st)
-		return;
 	if (st->in_read) {
 		/* A read was cancelled midway: leak the contexts rather than touch them. */
 		st->esys = NULL;
@@ -320,15 +296,11 @@ static void tpm2_close(struct rng_source *src)
 	st->open = false;
 }
 
-static void tpm2_destroy(struct rng_source *src)
+static void tpm2_release(struct rng_source *src)
 {
 	struct tpm2_state *st = src->priv;
 
-	tpm2_close(src);
-	if (st)
-		lib_unload(&st->lib);
-	free(src->priv);
-	src->priv = NULL;
+	lib_unload(&st->lib);
 }
 
 const struct rng_source_ops rng_source_tpm2_ops = {
@@ -337,10 +309,12 @@ const struct rng_source_ops rng_source_tpm2_ops = {
 	.keys = "tcti=device:/dev/tpmrm0: the TSS2 TCTI",
 	.default_entropy_per_bit = TPM2_ENTROPY_PER_BIT,
 	.default_priority = 6,
+	.priv_size = sizeof(struct tpm2_state),
+	.priv_defaults = &tpm2_defaults,
 	.probe = tpm2_probe,
 	.open = tpm2_open,
 	.read = tpm2_read,
 	.close = tpm2_close,
 	.set_option = tpm2_set_option,
-	.destroy = tpm2_destroy,
+	.release = tpm2_release,
 };

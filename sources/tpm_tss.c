@@ -55,47 +55,32 @@ struct tpm_tss_state {
 	unsigned long reconnects;
 };
 
-static struct tpm_tss_state *state_get(struct rng_source *src)
+static const struct tpm_tss_state tpm_tss_defaults = {
+	.chunk = TPM_TSS_CHUNK_DEFAULT,
+	.reconnect_timeout_s = TPM_TSS_RECONNECT_TIMEOUT_S,
+};
+
+void tpm_tss_source_use_api(struct rng_source *src, const struct tpm_tss_api *api)
 {
 	struct tpm_tss_state *st = src->priv;
 
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		st->chunk = TPM_TSS_CHUNK_DEFAULT;
-		st->reconnect_timeout_s = TPM_TSS_RECONNECT_TIMEOUT_S;
-		src->priv = st;
-	}
-	return st;
-}
-
-int tpm_tss_source_use_api(struct rng_source *src, const struct tpm_tss_api *api)
-{
-	struct tpm_tss_state *st = state_get(src);
-
-	if (!st)
-		return -ENOMEM;
 	st->api = api;
-	return 0;
 }
 
 unsigned long tpm_tss_source_reconnects(const struct rng_source *src)
 {
 	const struct tpm_tss_state *st = src->priv;
 
-	return st ? st->reconnects : 0;
+	return st->reconnects;
 }
 
 /* ---- 1. Options ---------------------------------------------------------- */
 
 static int tpm_tss_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct tpm_tss_state *st = state_get(src);
+	struct tpm_tss_state *st = src->priv;
 	unsigned long v;
 
-	if (!st)
-		return -ENOMEM;
 	if (strcmp(key, "host") == 0) {
 		if (!value[0] || strlen(value) >= sizeof(st->host))
 			return rng_source_why(src, -EINVAL, "host '%s' is empty or too long", value);
@@ -219,8 +204,6 @@ static int reconnect(struct rng_source *src, struct tpm_tss_state *st)
 			      where(st), port_of(), attempts, st->api->error_string(r));
 }
 
-static void tpm_tss_destroy(struct rng_source *src);
-
 /* ---- 3. Loading libtspi ------------------------------------------------ */
 
 /* Connect to @addr within TPM_TSS_LISTEN_TIMEOUT_MS; 0 or -errno. */
@@ -318,17 +301,23 @@ static int api_ready(struct rng_source *src, struct tpm_tss_state *st, const cha
 	return 0;
 }
 
+/* Unload what api_ready() loaded; a test's fake API stays. */
+static void api_unload(struct tpm_tss_state *st)
+{
+	if (st->api == &st->libtspi_api)
+		st->api = NULL;
+	rng_dl_unload(&st->libtspi);
+}
+
 /* ---- 4. The source ------------------------------------------------------- */
 
 static int tpm_tss_probe(struct rng_source *src)
 {
-	bool had_state = src->priv != NULL;
-	struct tpm_tss_state *st = state_get(src);
+	struct tpm_tss_state *st = src->priv;
+	bool had_api = st->api != NULL;
 	TSS_RESULT r;
 	int err;
 
-	if (!st)
-		return -ENOMEM;
 	/* An open source's connection is not touched by a probe. */
 	if (st->open)
 		return 0;
@@ -341,21 +330,18 @@ static int tpm_tss_probe(struct rng_source *src)
 					     "no TPM 1.2 through tcsd at %s:%s: %s", where(st), port_of(),
 					     st->api->error_string(r));
 	}
-	/* rngd -l probes and never closes: leave nothing allocated behind. */
-	if (!had_state)
-		tpm_tss_destroy(src);
+	/* rngd -l probes and never closes: leave nothing loaded behind. */
+	if (!had_api)
+		api_unload(st);
 	return err;
 }
 
 static int tpm_tss_open(struct rng_source *src)
 {
-	struct tpm_tss_state *st = state_get(src);
+	struct tpm_tss_state *st = src->priv;
 	TSS_RESULT r;
 	int err;
 
-	if (!st)
-		return rng_source_why(src, -ENOMEM, "out of memory");
-	src->fd = -1;
 	err = api_ready(src, st, "cannot open");
 	if (err < 0)
 		return err;
@@ -449,11 +435,9 @@ static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
 	struct tpm_tss_state *st = src->priv;
 	ssize_t r;
 
-	if (st)
-		st->in_read = true;
+	st->in_read = true;
 	r = read_chunks(src, buf, len);
-	if (st)
-		st->in_read = false;
+	st->in_read = false;
 	return r;
 }
 
@@ -461,8 +445,6 @@ static void tpm_tss_close(struct rng_source *src)
 {
 	struct tpm_tss_state *st = src->priv;
 
-	if (!st)
-		return;
 	if (st->in_read) {
 		/* A read was cancelled midway: leak the context rather than deadlock. */
 		st->have_ctx = false;
@@ -473,15 +455,9 @@ static void tpm_tss_close(struct rng_source *src)
 	st->open = false;
 }
 
-static void tpm_tss_destroy(struct rng_source *src)
+static void tpm_tss_release(struct rng_source *src)
 {
-	struct tpm_tss_state *st = src->priv;
-
-	tpm_tss_close(src);
-	if (st)
-		rng_dl_unload(&st->libtspi);
-	free(src->priv);
-	src->priv = NULL;
+	api_unload(src->priv);
 }
 
 const struct rng_source_ops rng_source_tpm_ops = {
@@ -490,10 +466,12 @@ const struct rng_source_ops rng_source_tpm_ops = {
 	.keys = "host=localhost port=30003 chunk=1024 reconnect_timeout=30",
 	.default_entropy_per_bit = TPM_TSS_ENTROPY_PER_BIT,
 	.default_priority = 5,
+	.priv_size = sizeof(struct tpm_tss_state),
+	.priv_defaults = &tpm_tss_defaults,
 	.probe = tpm_tss_probe,
 	.open = tpm_tss_open,
 	.read = tpm_tss_read,
 	.close = tpm_tss_close,
 	.set_option = tpm_tss_set_option,
-	.destroy = tpm_tss_destroy,
+	.release = tpm_tss_release,
 };

@@ -42,8 +42,8 @@ struct tpm_tss_api {
 	void (*sleep_ms)(unsigned ms);
 };
 
-/* Use @api instead of libtspi (tests). Allocates state; destroy() frees it. */
-int tpm_tss_source_use_api(struct rng_source *src, const struct tpm_tss_api *api);
+/* Use @api instead of libtspi (tests), after rng_source_init(). */
+void tpm_tss_source_use_api(struct rng_source *src, const struct tpm_tss_api *api);
 
 /* How many times the open source re-established its tcsd connection. */
 unsigned long tpm_tss_source_reconnects(const struct rng_source *src);

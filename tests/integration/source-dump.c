@@ -115,7 +115,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "source-dump: no source '%s' in this build\n", argv[optind]);
 		return 2;
 	}
-	rng_source_init(&src, ops);
+	if (rng_source_init(&src, ops) < 0) {
+		fprintf(stderr, "source-dump: %s: %s\n", ops->name, src.why);
+		return 1;
+	}
 	for (size_t i = 0; i < n_options; i++) {
 		char key[64];
 		const char *colon = strchr(options[i], ':');
@@ -126,20 +129,20 @@ int main(int argc, char **argv)
 		if (e < 0) {
 			fprintf(stderr, "source-dump: %s: -O %s: %s%s%s\n", ops->name, options[i], strerror(-e),
 				src.why[0] ? ": " : "", src.why);
-			rng_source_destroy(&src);
+			rng_source_release(&src);
 			return 2;
 		}
 	}
 	r = ops->probe(&src);
 	if (r < 0) {
 		fprintf(stderr, "source-dump: %s: unavailable: %s\n", ops->name, src.why);
-		rng_source_destroy(&src);
+		rng_source_release(&src);
 		return 1;
 	}
 	r = ops->open(&src);
 	if (r < 0) {
 		fprintf(stderr, "source-dump: %s: cannot open: %s\n", ops->name, src.why);
-		rng_source_destroy(&src);
+		rng_source_release(&src);
 		return 1;
 	}
 	if (verbose)
@@ -151,7 +154,7 @@ int main(int argc, char **argv)
 	if (!buf) {
 		fprintf(stderr, "source-dump: out of memory\n");
 		ops->close(&src);
-		rng_source_destroy(&src);
+		rng_source_release(&src);
 		return 1;
 	}
 	t0 = now_s();
@@ -197,6 +200,6 @@ int main(int argc, char **argv)
 	explicit_bzero(buf, chunk);
 	free(buf);
 	ops->close(&src);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 	return status;
 }

@@ -115,7 +115,8 @@ int main(int argc, char **argv)
 	slot = calloc(1, sizeof(*slot));
 	if (!slot)
 		return 1;
-	rng_source_init(&slot->src, &rng_source_file_ops);
+	if (rng_source_init(&slot->src, &rng_source_file_ops) < 0)
+		return 1;
 	r = slot->src.ops->set_option(&slot->src, "path", argv[1]);
 	if (r < 0) {
 		fprintf(stderr, "wait-ksink: %s: %s\n", argv[1], strerror(-r));
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 	code = rngd_loop_run(&loop);
 	rngd_loop_destroy(&loop);
 	sink.ops->close(&sink);
-	rng_source_destroy(&slot->src);
+	rng_source_release(&slot->src);
 	free(slot->ring);
 	free(slot);
 	rngd_log_close(&log);

@@ -17,14 +17,14 @@ struct rng_source *fixture_source_new(const struct rng_source_ops *ops)
 	struct rng_source *src = calloc(1, sizeof(*src));
 
 	assert_non_null(src);
-	rng_source_init(src, ops);
+	assert_int_equal(rng_source_init(src, ops), 0);
 	return src;
 }
 
 void fixture_source_free(struct rng_source *src)
 {
 	src->ops->close(src);
-	rng_source_destroy(src);
+	rng_source_release(src);
 	free(src);
 }
 

@@ -12,7 +12,7 @@
 /* A fresh, initialised source of @ops (fails the test if out of memory). */
 struct rng_source *fixture_source_new(const struct rng_source_ops *ops);
 
-/* close(), rng_source_destroy() and free(): a test's teardown. */
+/* close(), rng_source_release() and free(): a test's teardown. */
 void fixture_source_free(struct rng_source *src);
 
 /* probe() and open() both fail with @err, and src->why says @reason. */

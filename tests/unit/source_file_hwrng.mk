@@ -4,7 +4,7 @@
 # built with ASan+UBSan.
 SOURCE_FILE_TEST_FILES = tests/unit/test_source_file.c sources/file.c sources/file_offset.c \
 	sources/file_offset.h sources/common.c sources/source.h
-SOURCE_HWRNG_TEST_FILES = tests/unit/test_source_hwrng.c sources/hwrng.c sources/common.c \
+SOURCE_HWRNG_TEST_FILES = tests/unit/test_source_hwrng.c sources/hwrng.c sources/hwrng.h sources/common.c \
 	sources/source.h
 SOURCE_FILE_HWRNG_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 

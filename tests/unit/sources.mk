@@ -14,6 +14,7 @@ SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c s
 	sources/sysstat_parse.c sources/sysstat_parse.h sources/common.c sources/sha512.c sources/sha512.h
 SHA512_TEST_FILES = tests/unit/test_sha512.c sources/sha512.c sources/sha512.h
 SOURCE_DL_TEST_FILES = tests/unit/test_source_dl.c sources/dl.c sources/dl.h sources/common.c
+SOURCE_COMMON_TEST_FILES = tests/unit/test_source_common.c sources/common.c sources/source.h
 SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c $(TESTS_LIB_SOURCE_FIXTURE) sources/tpm_tss.c sources/tpm_tss.h \
 	sources/common.c sources/parse_num.c sources/dl.c sources/dl.h
 SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c \
@@ -22,11 +23,12 @@ SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/co
 EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
 	$(SOURCE_SYSSTAT_PARSE_TEST_FILES) $(SOURCE_SYSSTAT_TEST_FILES) \
 	$(SOURCE_TPM_TSS_TEST_FILES) $(SOURCE_TPM2_TEST_FILES) $(SHA512_TEST_FILES) \
-	$(SOURCE_DL_TEST_FILES)
+	$(SOURCE_DL_TEST_FILES) $(SOURCE_COMMON_TEST_FILES)
 
 if HAVE_CMOCKA
 SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock \
-	tests/unit/test_source_sysstat_parse tests/unit/test_sha512 tests/unit/test_source_dl
+	tests/unit/test_source_sysstat_parse tests/unit/test_sha512 tests/unit/test_source_dl \
+	tests/unit/test_source_common
 
 tests_unit_test_sha512_SOURCES = $(SHA512_TEST_FILES)
 tests_unit_test_sha512_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
@@ -34,6 +36,9 @@ tests_unit_test_sha512_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_dl_SOURCES = $(SOURCE_DL_TEST_FILES)
 tests_unit_test_source_dl_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_dl_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_common_SOURCES = $(SOURCE_COMMON_TEST_FILES)
+tests_unit_test_source_common_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_common_LDADD = $(CMOCKA_LIBS)
 
 tests_unit_test_source_rdrand_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
@@ -69,7 +74,8 @@ TESTS += $(SOURCE_UNIT_TESTS)
 
 if HAVE_ASAN
 SOURCE_UNIT_TESTS_ASAN = tests/unit/test_source_rdrand_asan tests/unit/test_source_padlock_asan \
-	tests/unit/test_source_sysstat_parse_asan tests/unit/test_sha512_asan tests/unit/test_source_dl_asan
+	tests/unit/test_source_sysstat_parse_asan tests/unit/test_sha512_asan tests/unit/test_source_dl_asan \
+	tests/unit/test_source_common_asan
 
 tests_unit_test_sha512_asan_SOURCES = $(SHA512_TEST_FILES)
 tests_unit_test_sha512_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
@@ -81,6 +87,11 @@ tests_unit_test_source_dl_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_dl_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
 tests_unit_test_source_dl_asan_LDFLAGS = $(SOURCES_SANITIZE)
 tests_unit_test_source_dl_asan_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_source_common_asan_SOURCES = $(SOURCE_COMMON_TEST_FILES)
+tests_unit_test_source_common_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
+tests_unit_test_source_common_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
+tests_unit_test_source_common_asan_LDFLAGS = $(SOURCES_SANITIZE)
+tests_unit_test_source_common_asan_LDADD = $(CMOCKA_LIBS)
 
 tests_unit_test_source_rdrand_asan_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)

@@ -37,6 +37,7 @@ struct fake_source {
 	bool open_fails;          /* every open() fails with ENOENT */
 	bool use_fd;              /* reads wait on fd (a pipe nobody writes) */
 	int fd;
+	int open_fd;              /* fd while open, else -1: what wait_fd() says */
 	int opens, reads, closes;
 };
 
@@ -47,8 +48,7 @@ static int fake_open(struct rng_source *src)
 	__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST);
 	if (f->open_fails)
 		return rng_source_why(src, -ENOENT, "open: %s", strerror(ENOENT));
-	if (f->use_fd)
-		src->fd = f->fd;
+	__atomic_store_n(&f->open_fd, f->use_fd ? f->fd : -1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -61,7 +61,7 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 	if (f->eio_after_reads && n == f->eio_after_reads)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
 	if (f->use_fd) {
-		ssize_t got = read(src->fd, buf, len);
+		ssize_t got = read(f->fd, buf, len);
 
 		return got < 0 ? rng_source_why(src, -errno, "read: %s", strerror(errno)) : got;
 	}
@@ -94,7 +94,14 @@ static void fake_close(struct rng_source *src)
 	struct fake_source *f = src->priv;
 
 	__atomic_add_fetch(&f->closes, 1, __ATOMIC_SEQ_CST);
-	src->fd = -1;
+	__atomic_store_n(&f->open_fd, -1, __ATOMIC_SEQ_CST);
+}
+
+static int fake_wait_fd(const struct rng_source *src)
+{
+	struct fake_source *f = src->priv;
+
+	return __atomic_load_n(&f->open_fd, __ATOMIC_SEQ_CST);
 }
 
 static const struct rng_source_ops fake_ops = {
@@ -105,6 +112,7 @@ static const struct rng_source_ops fake_ops = {
 	.open = fake_open,
 	.read = fake_read,
 	.close = fake_close,
+	.wait_fd = fake_wait_fd,
 };
 
 /* ---- fake sink -------------------------------------------------------- */
@@ -204,7 +212,7 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 
 	r->slot = calloc(1, sizeof(*r->slot));
 	assert_non_null(r->slot);
-	rng_source_init(&r->slot->src, &fake_ops);
+	assert_int_equal(rng_source_init(&r->slot->src, &fake_ops), 0);
 	r->slot->src.priv = &r->src;
 	r->slot->enabled = true;
 	r->slot->explicit = r->src.open_fails;  /* kept, retrying, like a named device */
@@ -572,12 +580,12 @@ static void test_credited_first_while_filling(void **state)
 	(void)state;
 	assert_non_null(slots);
 	default_cfg(&cfg);
-	rng_source_init(&slots[0].src, &fake_ops);
+	assert_int_equal(rng_source_init(&slots[0].src, &fake_ops), 0);
 	slots[0].src.priv = &zero;
 	slots[0].src.entropy_per_bit = 0.0;
 	slots[0].src.priority = 100;
 	slots[0].credit_explicit = true;
-	rng_source_init(&slots[1].src, &fake_ops);
+	assert_int_equal(rng_source_init(&slots[1].src, &fake_ops), 0);
 	slots[1].src.priv = &credited;
 	slots[1].src.priority = -100;
 	for (int i = 0; i < 2; i++)

@@ -28,7 +28,7 @@ struct table {
 
 static void test_loads_every_symbol(void **state)
 {
-	struct rng_source src = { .fd = -1 };
+	struct rng_source src = { .ops = NULL };
 	struct table t = { 0 };
 	const struct rng_dl_sym syms[] = {
 		RNG_DL_SYM(&t, strlen_fn, strlen),
@@ -52,7 +52,7 @@ static void test_loads_every_symbol(void **state)
 
 static void test_missing_library(void **state)
 {
-	struct rng_source src = { .fd = -1 };
+	struct rng_source src = { .ops = NULL };
 	struct table t = { 0 };
 	const struct rng_dl_sym syms[] = { RNG_DL_SYM(&t, strlen_fn, strlen) };
 	void *handle = NULL;
@@ -66,7 +66,7 @@ static void test_missing_library(void **state)
 
 static void test_missing_symbol_fills_nothing(void **state)
 {
-	struct rng_source src = { .fd = -1 };
+	struct rng_source src = { .ops = NULL };
 	struct table t = { 0 };
 	/* A right type under a name libc does not have. */
 	const struct rng_dl_sym syms[] = {

@@ -70,7 +70,7 @@ static struct rng_source *new_source(const char *path, const char *state_dir)
 	struct rng_source *src = calloc(1, sizeof(*src));
 
 	assert_non_null(src);
-	rng_source_init(src, &rng_source_file_ops);
+	assert_int_equal(rng_source_init(src, &rng_source_file_ops), 0);
 	if (path)
 		assert_int_equal(src->ops->set_option(src, "path", path), 0);
 	if (state_dir)
@@ -81,7 +81,7 @@ static struct rng_source *new_source(const char *path, const char *state_dir)
 static void free_source(struct rng_source *src)
 {
 	src->ops->close(src);
-	src->ops->destroy(src);
+	rng_source_release(src);
 	free(src);
 }
 

@@ -83,7 +83,7 @@ static void test_options(void **state)
 	struct rng_source src;
 
 	(void)state;
-	rng_source_init(&src, &rng_source_pkcs11_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_pkcs11_ops), 0);
 	assert_true(src.entropy_per_bit == 0.0);
 	assert_int_equal(src.ops->set_option(&src, "chunk", "0"), -EINVAL);
 	assert_int_equal(src.ops->set_option(&src, "chunk", "65537"), -EINVAL);
@@ -100,7 +100,7 @@ static void test_options(void **state)
 	assert_int_equal(src.ops->set_option(&src, "module", "/nonexistent/module.so"), 0);
 	assert_int_equal(src.ops->probe(&src), -ENODEV);
 	assert_non_null(strstr(src.why, "/nonexistent/module.so: No such file"));
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 int main(void)

@@ -80,7 +80,7 @@ static void test_option_cannot_raise_credit(void **state)
 	struct rng_source src;
 
 	(void)state;
-	rng_source_init(&src, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_sysstat_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "entropy_per_bit", "0.5"), -EPERM);
 	assert_non_null(strstr(src.why, "stays 0"));
 	assert_int_equal(src.ops->set_option(&src, "credit", "1"), -EPERM);
@@ -91,7 +91,7 @@ static void test_option_cannot_raise_credit(void **state)
 	assert_int_equal(src.ops->set_option(&src, "colour", "blue"), -EINVAL);
 	assert_int_equal(src.ops->set_option(&src, "root", "relative/path"), -EINVAL);
 	assert_true(src.entropy_per_bit == 0.0);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 static void test_credit_forced_to_zero(void **state)
@@ -100,7 +100,7 @@ static void test_credit_forced_to_zero(void **state)
 	unsigned char buf[64];
 
 	(void)state;
-	rng_source_init(&src, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_sysstat_ops), 0);
 	/*
 	 * Whatever wrote this (a config, a daemon bug), the daemon's credit
 	 * policy caps it at 0; the source itself never writes the field (it
@@ -114,7 +114,7 @@ static void test_credit_forced_to_zero(void **state)
 	assert_true(src.entropy_per_bit == 0.9);
 	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
 	src.ops->close(&src);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 static void test_real_system_output_changes(void **state)
@@ -124,7 +124,7 @@ static void test_real_system_output_changes(void **state)
 	unsigned char a[2500], b[2500];
 
 	(void)state;
-	rng_source_init(&src, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_sysstat_ops), 0);
 	assert_int_equal(src.ops->probe(&src), 0);
 	assert_int_equal(src.ops->open(&src), 0);
 	assert_int_equal(src.ops->read(&src, a, sizeof(a)), (ssize_t)sizeof(a));
@@ -142,7 +142,7 @@ static void test_real_system_output_changes(void **state)
 	assert_int_equal(src.ops->open(&src), 0);
 	assert_int_equal(src.ops->read(&src, a, 100), 100);
 	src.ops->close(&src);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 static void test_static_tree_still_changes(void **state)
@@ -153,7 +153,7 @@ static void test_static_tree_still_changes(void **state)
 	unsigned char a[64], b[64], c[64];
 
 	(void)state;
-	rng_source_init(&src, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_sysstat_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "root", root), 0);
 	assert_int_equal(src.ops->open(&src), 0);
 	assert_int_equal(sysstat_source_stats(&src, &st), 0);
@@ -163,7 +163,7 @@ static void test_static_tree_still_changes(void **state)
 	/* Same files, but the chain and the timestamps move on. */
 	assert_memory_not_equal(a, b, 64);
 	/* A second instance on the same tree does not repeat the first. */
-	rng_source_init(&again, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&again, &rng_source_sysstat_ops), 0);
 	assert_int_equal(again.ops->set_option(&again, "root", root), 0);
 	assert_int_equal(again.ops->open(&again), 0);
 	assert_int_equal(again.ops->read(&again, c, 64), 64);
@@ -171,9 +171,9 @@ static void test_static_tree_still_changes(void **state)
 	assert_int_equal(sysstat_source_stats(&src, &st), 0);
 	assert_int_equal(st.parse_errors, 0);
 	again.ops->close(&again);
-	rng_source_destroy(&again);
+	rng_source_release(&again);
 	src.ops->close(&src);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 	remove_root(root);
 }
 
@@ -185,7 +185,7 @@ static void test_malformed_file_recovered(void **state)
 	unsigned char a[128];
 
 	(void)state;
-	rng_source_init(&src, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_sysstat_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "root", root), 0);
 	assert_int_equal(src.ops->open(&src), 0);
 	assert_int_equal(src.ops->read(&src, a, sizeof(a)), (ssize_t)sizeof(a));
@@ -193,7 +193,7 @@ static void test_malformed_file_recovered(void **state)
 	/* One per sample: the open() sample and two for 128 bytes. */
 	assert_int_equal(st.parse_errors, 3);
 	src.ops->close(&src);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 	remove_root(root);
 }
 
@@ -204,13 +204,13 @@ static void test_empty_root_refused(void **state)
 	struct rng_source src;
 
 	(void)state;
-	rng_source_init(&src, &rng_source_sysstat_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_sysstat_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "root", root), 0);
 	assert_int_equal(src.ops->probe(&src), -ENOENT);
 	assert_non_null(strstr(src.why, "/proc/stat"));
 	assert_int_equal(src.ops->open(&src), -ENOENT);
 	assert_int_equal(src.ops->read(&src, (char[8]){ 0 }, 8), -EBADF);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 	assert_int_equal(rmdir(root), 0);
 }
 

@@ -20,7 +20,7 @@ static void test_options(void **state)
 	char longv[600];
 
 	(void)state;
-	rng_source_init(&src, &rng_source_tpm2_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "tcti", ""), -EINVAL);
 	memset(longv, 'a', sizeof(longv) - 1);
 	longv[sizeof(longv) - 1] = '\0';
@@ -28,7 +28,7 @@ static void test_options(void **state)
 	assert_int_equal(src.ops->set_option(&src, "device", "/dev/tpm0"), -EINVAL);
 	assert_non_null(strstr(src.why, "known: tcti"));
 	assert_int_equal(src.ops->set_option(&src, "tcti", "swtpm:host=127.0.0.1,port=1"), 0);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 static void test_missing_device(void **state)
@@ -36,14 +36,14 @@ static void test_missing_device(void **state)
 	struct rng_source src;
 
 	(void)state;
-	rng_source_init(&src, &rng_source_tpm2_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "tcti", "device:/nonexistent/tpmrm9"), 0);
 	assert_int_not_equal(src.ops->probe(&src), 0);
 	assert_non_null(strstr(src.why, "/nonexistent/tpmrm9"));
 	assert_int_not_equal(src.ops->open(&src), 0);
 	assert_int_equal(src.ops->read(&src, (char[8]){ 0 }, 8), -EBADF);
 	src.ops->close(&src);
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 static void test_default_device_honest(void **state)
@@ -52,7 +52,7 @@ static void test_default_device_honest(void **state)
 	int r;
 
 	(void)state;
-	rng_source_init(&src, &rng_source_tpm2_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
 	r = src.ops->probe(&src);
 	if (access("/dev/tpmrm0", F_OK) != 0) {
 		assert_int_equal(r, -ENODEV);
@@ -60,7 +60,7 @@ static void test_default_device_honest(void **state)
 	} else if (r != 0) {
 		assert_true(src.why[0] != '\0');
 	}
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 static void test_unknown_tcti(void **state)
@@ -68,11 +68,11 @@ static void test_unknown_tcti(void **state)
 	struct rng_source src;
 
 	(void)state;
-	rng_source_init(&src, &rng_source_tpm2_ops);
+	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
 	assert_int_equal(src.ops->set_option(&src, "tcti", "nosuchtcti:x"), 0);
 	assert_int_equal(src.ops->probe(&src), -ENODEV);
 	assert_non_null(strstr(src.why, "nosuchtcti"));
-	rng_source_destroy(&src);
+	rng_source_release(&src);
 }
 
 int main(void)

@@ -157,7 +157,7 @@ static int setup(void **state)
 
 	memset(&tspi, 0, sizeof(tspi));
 	tspi.comm_fail_after = -1;
-	assert_int_equal(tpm_tss_source_use_api(src, &fake_api), 0);
+	tpm_tss_source_use_api(src, &fake_api);
 	*state = src;
 	return 0;
 }
