@@ -120,12 +120,6 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	return 0;
 }
 
-void rngd_loop_set_reload(struct rngd_loop *l, rngd_reload_fn reload, void *ctx)
-{
-	l->reload = reload;
-	l->reload_ctx = ctx;
-}
-
 void rngd_loop_set_egd(struct rngd_loop *l, void (*log_stats_extra)(void *ctx, const char *why),
 		       uint64_t (*bytes_served)(void *ctx), void *ctx, struct rng_sink *host_sink)
 {
@@ -206,9 +200,11 @@ static void reopen_all(struct rngd_loop *l)
 		rngd_slot_wake(&l->slots[i]);
 }
 
-static void handle_signals(struct rngd_loop *l)
+/* Returns whether a SIGHUP asked for a reload. */
+static bool handle_signals(struct rngd_loop *l)
 {
 	struct signalfd_siginfo si;
+	bool reload = false;
 
 	while (read(l->signal_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		switch (si.ssi_signo) {
@@ -223,39 +219,47 @@ static void handle_signals(struct rngd_loop *l)
 			break;
 		case SIGHUP:
 			rngd_log(l->log, LOG_NOTICE, "rngd", "SIGHUP: re-reading the configuration, re-opening sources");
-			if (l->reload && l->reload(l, l->reload_ctx) < 0)
-				rngd_log(l->log, LOG_WARNING, "rngd", "configuration not reloaded; keeping the old one");
-			reopen_all(l);
+			reload = true;
 			break;
 		default:
 			break;
 		}
 	}
+	return reload;
 }
 
 int rngd_loop_run(struct rngd_loop *l)
 {
-	struct rngd_loop_jobs jobs;
 	struct pollfd pfd[4];
 	int exit_code = RNGD_EXIT_OK;
 
-	l->start_ms = rngd_now_ms();
-	rngd_loop_jobs_init(&jobs, l->start_ms);
-	if (rngd_readers_start(l) < 0) {
-		stop_readers(l);
-		return RNGD_EXIT_FAILURE;
+	if (!l->running) {
+		l->start_ms = rngd_now_ms();
+		rngd_loop_jobs_init(&l->jobs, l->start_ms);
+		if (rngd_readers_start(l) < 0) {
+			stop_readers(l);
+			return RNGD_EXIT_FAILURE;
+		}
+		l->running = true;
+	} else if (l->reopen_on_resume) {
+		reopen_all(l);
 	}
+	l->reopen_on_resume = false;
 
 	while (!l->stopping) {
 		uint64_t now, next, ask_at = RNG_SINK_NEVER;
 		size_t demand;
 		int timeout;
+		bool reload = handle_signals(l);
 
-		handle_signals(l);
 		if (l->stopping)
 			break;
+		if (reload) {
+			l->reopen_on_resume = true;
+			return RNGD_LOOP_RELOAD;
+		}
 		now = rngd_now_ms();
-		next = rngd_loop_jobs_run(l, &jobs, now);
+		next = rngd_loop_jobs_run(l, &l->jobs, now);
 		rngd_flow_resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);
@@ -322,6 +326,7 @@ int rngd_loop_run(struct rngd_loop *l)
 	}
 
 	stop_readers(l);
+	l->running = false;
 	/* The readers are gone: their rate-limit counters are ours to read,
 	 * except a stuck one's (it may still be logging when its call ends). */
 	for (size_t i = 0; i < l->n_slots; i++) {

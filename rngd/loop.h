@@ -17,6 +17,7 @@
 
 #include "fips/fips.h"
 #include "rngd/log.h"
+#include "rngd/loop_jobs.h"
 #include "rngd/options.h"
 #include "rngd/policy.h"
 #include "rngd/sink.h"
@@ -105,9 +106,6 @@ struct rngd_loop_config {
 	bool test_mode;                /* credit nothing, print rates to stdout */
 };
 
-/* Called on SIGHUP to re-read the configuration; 0 or -errno (logged by it). */
-typedef int (*rngd_reload_fn)(struct rngd_loop *l, void *ctx);
-
 struct rngd_loop {
 	struct rngd_log *log;
 	struct rngd_loop_config cfg;
@@ -118,8 +116,6 @@ struct rngd_loop {
 	 * whose counters say what the kernel took; NULL with -o none. */
 	struct rng_sink *host_sink;
 	struct hwrng_watch *hwrng_watch; /* NULL unless a hwrng source runs */
-	rngd_reload_fn reload;
-	void *reload_ctx;
 	/* More lines for SIGUSR1 and the summary (the EGD server's clients). */
 	void (*log_stats_extra)(void *ctx, const char *why);
 	void *log_stats_ctx;
@@ -131,6 +127,9 @@ struct rngd_loop {
 	 * so a reader waiting for data ends on its own at shutdown. */
 	int stop_fd;
 	bool stopping;
+	bool running;                  /* the readers run: rngd_loop_run() resumes */
+	bool reopen_on_resume;         /* it returned RNGD_LOOP_RELOAD */
+	struct rngd_loop_jobs jobs;
 
 	/* The block being handed to the sink, maybe over several writes. */
 	uint8_t pending[FIPS_BLOCK_BYTES];
@@ -162,8 +161,6 @@ void rngd_loop_signal_set(sigset_t *set);
 int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
 		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
 
-/* What SIGHUP calls to re-read the configuration (NULL: nothing). */
-void rngd_loop_set_reload(struct rngd_loop *l, rngd_reload_fn reload, void *ctx);
 /* The EGD server's hooks: more lines for SIGUSR1 and the summary, and
  * the bytes served to its clients so far; @host_sink is the host's own
  * sink inside the EGD sharing sink (NULL with -o none). */
@@ -181,8 +178,16 @@ void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cf
  * Returns how many are usable now (open, or retrying a FIFO/device). */
 size_t rngd_loop_open_sources(struct rngd_loop *l);
 
-/* Start the reader threads, run until SIGTERM/SIGINT, stop the threads
- * and log the summary. Returns an exit code (enum rngd_exit). */
+/* What rngd_loop_run() returns on SIGHUP, beside the exit codes. */
+#define RNGD_LOOP_RELOAD (-1)
+
+/*
+ * Start the reader threads, run until SIGTERM/SIGINT, stop the threads
+ * and log the summary; returns an exit code (enum rngd_exit). On SIGHUP
+ * it returns RNGD_LOOP_RELOAD with the readers still running: the caller
+ * re-reads its configuration (rngd_loop_set_config()) and calls it
+ * again, which re-opens every source and goes on.
+ */
 int rngd_loop_run(struct rngd_loop *l);
 
 void rngd_loop_destroy(struct rngd_loop *l);

@@ -116,10 +116,9 @@ static void loop_config_from(struct rngd_loop_config *c, const struct rngd_optio
 	c->test_mode = o->test_mode;
 }
 
-/* SIGHUP: the same sources, new settings. */
-static int reload(struct rngd_loop *l, void *ctx)
+/* SIGHUP: the same sources, new settings; 0 or -errno (logged here). */
+static int reload(struct rngd *d)
 {
-	struct rngd *d = ctx;
 	struct rngd_options fresh;
 	struct rngd_loop_config lc;
 	char err[RNGD_ERR_MAX];
@@ -139,7 +138,7 @@ static int reload(struct rngd_loop *l, void *ctx)
 	rngd_options_free(&d->opts);
 	d->opts = fresh;
 	loop_config_from(&lc, &d->opts);
-	rngd_loop_set_config(l, &lc);
+	rngd_loop_set_config(&d->loop, &lc);
 	if (d->egd_open) {
 		struct egd_limits lim;
 
@@ -296,7 +295,6 @@ static int run(struct rngd *d)
 		rngd_log(&d->log, LOG_ERR, "rngd", "cannot set up the event loop: %s", strerror(-r));
 		return RNGD_EXIT_FAILURE;
 	}
-	rngd_loop_set_reload(&d->loop, reload, d);
 	if (d->egd_open)
 		rngd_daemon_egd_attach(d);
 	rngd_daemon_select_hwrng(d);
@@ -323,7 +321,9 @@ static int run(struct rngd *d)
 	rngd_startup_watch_park(&d->watch);
 	if (d->egd_open && egd_server_start(&d->egd) < 0)
 		return RNGD_EXIT_FAILURE;
-	r = rngd_loop_run(&d->loop);
+	while ((r = rngd_loop_run(&d->loop)) == RNGD_LOOP_RELOAD)
+		if (reload(d) < 0)
+			rngd_log(&d->log, LOG_WARNING, "rngd", "configuration not reloaded; keeping the old one");
 	notify_stopping();
 	return r;
 }

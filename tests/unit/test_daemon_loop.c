@@ -605,6 +605,63 @@ static void test_credited_first_while_filling(void **state)
 	free(slots);
 }
 
+struct signal_later {
+	int sig;
+	long ms;
+};
+
+static void *send_signal_later(void *arg)
+{
+	const struct signal_later *sl = arg;
+	struct timespec ts = { sl->ms / 1000, (sl->ms % 1000) * 1000000L };
+
+	(void)nanosleep(&ts, NULL);
+	(void)kill(getpid(), sl->sig);
+	return NULL;
+}
+
+/* SIGHUP hands the reload to the caller by a return value; the readers
+ * keep running, and the next call re-opens every source and goes on. */
+static void test_sighup_returns_reload_and_resume_reopens(void **state)
+{
+	const struct signal_later hup = { SIGHUP, 100 }, term = { SIGTERM, 200 };
+	struct fake_sink fs = { .demand = 0 };
+	struct rng_sink sink = { &fake_sink_ops, &fs };
+	struct fake_source src = { .state = 0x9E3779B97F4A7C15ULL };
+	struct rngd_loop_config cfg;
+	struct rngd_slot *slot = calloc(1, sizeof(*slot));
+	struct rngd_log log;
+	struct rngd_loop loop;
+	pthread_t t;
+
+	(void)state;
+	assert_non_null(slot);
+	default_cfg(&cfg);
+	assert_int_equal(rng_source_init(&slot->src, &fake_ops), 0);
+	slot->src.priv = &src;
+	slot->enabled = true;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slot, 1, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(&loop), 1);
+	assert_int_equal(__atomic_load_n(&src.opens, __ATOMIC_SEQ_CST), 1);
+
+	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&hup), 0);
+	assert_int_equal(rngd_loop_run(&loop), RNGD_LOOP_RELOAD);
+	(void)pthread_join(t, NULL);
+	assert_true(slot->started);
+	assert_int_equal(__atomic_load_n(&src.closes, __ATOMIC_SEQ_CST), 0);
+
+	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&term), 0);
+	assert_int_equal(rngd_loop_run(&loop), RNGD_EXIT_OK);
+	(void)pthread_join(t, NULL);
+	/* The reader re-opened on the resume, not on the signal itself. */
+	assert_true(__atomic_load_n(&src.opens, __ATOMIC_SEQ_CST) >= 2);
+	assert_true(__atomic_load_n(&src.closes, __ATOMIC_SEQ_CST) >= 1);
+	rngd_loop_destroy(&loop);
+	rngd_log_close(&log);
+	free_slot(slot);
+}
+
 /* A reload's settings replace the loop's, but -t stays as the loop
  * started either way: its sink was chosen for it. */
 static void test_set_config_keeps_test_mode(void **state)
@@ -654,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_queue_wiped),
 		cmocka_unit_test(test_credited_first_while_filling),
 		cmocka_unit_test(test_set_config_keeps_test_mode),
+		cmocka_unit_test(test_sighup_returns_reload_and_resume_reopens),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
