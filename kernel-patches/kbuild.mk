@@ -1,7 +1,9 @@
 # kernel-patches/kbuild.mk: checks of patches 0002-0006 and their guest
 # scenarios. check-kernel-build unpacks linux-source-6.1 and compiles every
-# object the series touches with W=1, before and after the series (a few
-# minutes of CPU), so it is not part of `make check`; check-long runs it.
+# object the series touches with W=1, before the series, after each prefix
+# of it (incrementally) and after all of it (a few minutes of CPU; a pass is
+# cached), so it is not part of `make check`; check-long and tools/test-all
+# run it.
 EXTRA_DIST += \
 	kernel-patches/check-kernel-build \
 	kernel-patches/drivers.config \
