@@ -3,6 +3,8 @@
 TESTS_LIB_SLURP = tests/lib/slurp.c tests/lib/slurp.h
 # A source made for a test, torn down after it, refusing as it must (cmocka).
 TESTS_LIB_SOURCE_FIXTURE = tests/lib/source_fixture.c tests/lib/source_fixture.h
+# An argv from a NULL-terminated word list (cmocka).
+TESTS_LIB_ARGV = tests/lib/test_argv.c tests/lib/test_argv.h
 
 # fips/fips.h's constants for the shell tests (sourced; reads the header).
 EXTRA_DIST += tests/lib/fips-constants.sh

@@ -28,6 +28,12 @@ void fixture_source_free(struct rng_source *src)
 	free(src);
 }
 
+int fixture_source_teardown(void **state)
+{
+	fixture_source_free(*state);
+	return 0;
+}
+
 void assert_source_refuses(struct rng_source *src, int err, const char *reason)
 {
 	assert_int_equal(src->ops->probe(src), err);

@@ -15,6 +15,9 @@ struct rng_source *fixture_source_new(const struct rng_source_ops *ops);
 /* close(), rng_source_release() and free(): a test's teardown. */
 void fixture_source_free(struct rng_source *src);
 
+/* cmocka's teardown for a test whose *state is fixture_source_new()'s. */
+int fixture_source_teardown(void **state);
+
 /* probe() and open() both fail with @err, and src->why says @reason. */
 void assert_source_refuses(struct rng_source *src, int err, const char *reason);
 

@@ -1,6 +1,6 @@
 # tests/unit/daemon.mk: cmocka tests of the daemon's option/config parsing
 # and credit policy, each also built with ASan+UBSan (the _asan twins).
-DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c \
+DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c $(TESTS_LIB_ARGV) \
 	rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/options.h
 DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
 DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
@@ -10,7 +10,7 @@ DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h r
 DAEMON_LOOP_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) \
 	$(CMOCKA_LIBS) -lm -lpthread
-DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c \
+DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c $(TESTS_LIB_ARGV) \
 	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
 DAEMON_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -18,6 +18,7 @@
 
 #include "rngd/compat.h"
 #include "sources/source.h"
+#include "tests/lib/test_argv.h"
 
 struct run {
 	struct rngd_options o;
@@ -27,16 +28,13 @@ struct run {
 /* Load argv (NULL-terminated varargs after the program name). */
 static int load(struct run *run, const char *prog, ...)
 {
-	char *argv[40];
-	int argc = 0;
+	char *argv[TEST_ARGV_MAX + 2];
+	int argc;
 	va_list ap;
 
-	argv[argc++] = (char *)prog;
 	va_start(ap, prog);
-	for (char *a; (a = va_arg(ap, char *));)
-		argv[argc++] = a;
+	argc = test_argv_from(argv, prog, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	run->err[0] = '\0';
 	return rngd_compat_load(&run->o, argc, argv, run->err);
 }

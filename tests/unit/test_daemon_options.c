@@ -15,19 +15,19 @@
 
 #include "rngd/argv_scan.h"
 #include "rngd/options.h"
+#include "tests/lib/test_argv.h"
 #include "sources/parse_num.h"
 
-static int parse(struct rngd_options *o, char err[RNGD_ERR_MAX], int argc, ...)
+/* Parse "rngd" and the NULL-terminated words after @err. */
+static int parse(struct rngd_options *o, char err[RNGD_ERR_MAX], ...)
 {
-	char *argv[64];
+	char *argv[TEST_ARGV_MAX + 2];
 	va_list ap;
+	int argc;
 
-	argv[0] = "rngd";
-	va_start(ap, argc);
-	for (int i = 1; i < argc; i++)
-		argv[i] = va_arg(ap, char *);
+	va_start(ap, err);
+	argc = test_argv_from(argv, "rngd", ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	rngd_options_init(o);
 	err[0] = '\0';
 	return rngd_options_parse_argv(o, argc, argv, err);
@@ -58,10 +58,10 @@ static void test_every_option(void **state)
 	char err[RNGD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(parse(&o, err, 29, "-f", "-r", "/a", "-r", "/b:c", "-x", "hwrng", "-n", "file.2",
+	assert_int_equal(parse(&o, err, "-f", "-r", "/a", "-r", "/b:c", "-x", "hwrng", "-n", "file.2",
 			       "-O", "file:path:/x:y", "-W", "100", "-s", "64", "-p", "/run/x.pid", "-D", "rngd:rngd",
 			       "-q", "-d", "--on-fail=mix", "--stats-file=/tmp/m", "--stats-interval", "5",
-			       "--ready-timeout=0.5", "--no-take-credit", "--retest-after=0.25"),
+			       "--ready-timeout=0.5", "--no-take-credit", "--retest-after=0.25", NULL),
 			 0);
 	assert_true(o.foreground);
 	assert_true(o.quiet);
@@ -93,7 +93,7 @@ static void test_background_after_foreground(void **state)
 	char err[RNGD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(parse(&o, err, 3, "-f", "-b"), 0);
+	assert_int_equal(parse(&o, err, "-f", "-b", NULL), 0);
 	assert_false(o.foreground);
 	rngd_options_free(&o);
 }
@@ -134,7 +134,7 @@ static void test_bad_values(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rngd_options o;
 
-		assert_int_equal(parse(&o, err, 3, cases[i].opt, cases[i].val), -EINVAL);
+		assert_int_equal(parse(&o, err, cases[i].opt, cases[i].val, NULL), -EINVAL);
 		if (!strstr(err, cases[i].msg))
 			fail_msg("%s %s: got '%s', want '%s'", cases[i].opt, cases[i].val, err, cases[i].msg);
 		assert_null(strchr(err, '\n'));
@@ -148,41 +148,41 @@ static void test_usage_errors(void **state)
 	char err[RNGD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(parse(&o, err, 2, "--bogus"), -EINVAL);
+	assert_int_equal(parse(&o, err, "--bogus", NULL), -EINVAL);
 	assert_string_equal(err, "unknown option '--bogus'");
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 2, "-z"), -EINVAL);
+	assert_int_equal(parse(&o, err, "-z", NULL), -EINVAL);
 	assert_string_equal(err, "unknown option '-z'");
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 2, "-fz"), -EINVAL);
+	assert_int_equal(parse(&o, err, "-fz", NULL), -EINVAL);
 	assert_string_equal(err, "unknown option '-z'");
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 2, "-r"), -EINVAL);
+	assert_int_equal(parse(&o, err, "-r", NULL), -EINVAL);
 	assert_string_equal(err, "option '-r' needs a value (PATH)");
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 2, "--stats-file"), -EINVAL);
+	assert_int_equal(parse(&o, err, "--stats-file", NULL), -EINVAL);
 	assert_string_equal(err, "option '--stats-file' needs a value (PATH)");
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 2, "extra"), -EINVAL);
+	assert_int_equal(parse(&o, err, "extra", NULL), -EINVAL);
 	assert_string_equal(err, "unexpected argument 'extra'");
 	rngd_options_free(&o);
 	/* An operand stops parsing where it stands (getopt must not permute
 	 * it behind later options), so the error names the right word. */
-	assert_int_equal(parse(&o, err, 4, "--foreground", "round", "--onr=0.25"), -EINVAL);
+	assert_int_equal(parse(&o, err, "--foreground", "round", "--onr=0.25", NULL), -EINVAL);
 	assert_string_equal(err, "unexpected argument 'round'");
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 2, "--foreground=yes"), -EINVAL);
+	assert_int_equal(parse(&o, err, "--foreground=yes", NULL), -EINVAL);
 	assert_string_equal(err, "option '--foreground' takes no value");
 	rngd_options_free(&o);
 	/* A unique prefix is the option (as getopt_long took it); a shared one is not. */
-	assert_int_equal(parse(&o, err, 3, "--stats-int", "5"), 0);
+	assert_int_equal(parse(&o, err, "--stats-int", "5", NULL), 0);
 	assert_int_equal(o.stats_interval_s, 5);
 	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, 3, "--stats", "5"), -EINVAL);
+	assert_int_equal(parse(&o, err, "--stats", "5", NULL), -EINVAL);
 	assert_string_equal(err, "ambiguous option '--stats': a prefix of several options");
 	rngd_options_free(&o);
 	/* Config-only and command-line-only keys stay where they belong. */
-	assert_int_equal(parse(&o, err, 2, "--take-credit=no"), -EINVAL);
+	assert_int_equal(parse(&o, err, "--take-credit=no", NULL), -EINVAL);
 	rngd_options_free(&o);
 }
 
@@ -193,7 +193,7 @@ static void test_parse_twice(void **state)
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(parse(&o, err, 3, "-s", "128"), 0);
+		assert_int_equal(parse(&o, err, "-s", "128", NULL), 0);
 		assert_int_equal(o.random_step, 128);
 		rngd_options_free(&o);
 	}

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "rngd/source_set.h"
+#include "tests/lib/test_argv.h"
 
 struct set {
 	struct rngd_slot *slots;
@@ -18,19 +19,17 @@ struct set {
 	char err[RNGD_ERR_MAX];
 };
 
-static int build(struct set *s, int argc, ...)
+/* Build the source set of "rngd" and the NULL-terminated words after @s. */
+static int build(struct set *s, ...)
 {
 	struct rngd_options o;
-	char *argv[32];
+	char *argv[TEST_ARGV_MAX + 2];
 	va_list ap;
-	int r;
+	int argc, r;
 
-	argv[0] = "rngd";
-	va_start(ap, argc);
-	for (int i = 1; i < argc; i++)
-		argv[i] = va_arg(ap, char *);
+	va_start(ap, s);
+	argc = test_argv_from(argv, "rngd", ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	rngd_options_init(&o);
 	assert_int_equal(rngd_options_parse_argv(&o, argc, argv, s->err), 0);
 	s->slots = NULL;
@@ -54,7 +53,7 @@ static void test_defaults(void **state)
 	size_t n_reg = 0;
 
 	(void)state;
-	assert_int_equal(build(&s, 1), 0);
+	assert_int_equal(build(&s, NULL), 0);
 	for (const struct rng_source_ops *const *p = rng_source_registry; *p; p++)
 		n_reg++;
 	assert_int_equal(s.n, n_reg);
@@ -73,7 +72,7 @@ static void test_file_instances(void **state)
 	struct set s;
 
 	(void)state;
-	assert_int_equal(build(&s, 7, "-r", "/a", "-r", "/b", "-r", "/c"), 0);
+	assert_int_equal(build(&s, "-r", "/a", "-r", "/b", "-r", "/c", NULL), 0);
 	assert_non_null(find(&s, "file"));
 	assert_non_null(find(&s, "file.2"));
 	assert_non_null(find(&s, "file.3"));
@@ -88,18 +87,18 @@ static void test_exclude_include_order(void **state)
 	struct set s;
 
 	(void)state;
-	assert_int_equal(build(&s, 5, "-x", "all", "-n", "hwrng"), 0);
+	assert_int_equal(build(&s, "-x", "all", "-n", "hwrng", NULL), 0);
 	for (size_t i = 0; i < s.n; i++)
 		assert_int_equal(s.slots[i].enabled, strcmp(s.slots[i].src.name, "hwrng") == 0);
 	assert_true(find(&s, "hwrng")->explicit);
 	rngd_source_set_free(s.slots, s.n);
 
-	assert_int_equal(build(&s, 5, "-n", "hwrng", "-x", "hwrng"), 0);
+	assert_int_equal(build(&s, "-n", "hwrng", "-x", "hwrng", NULL), 0);
 	assert_false(find(&s, "hwrng")->enabled);
 	rngd_source_set_free(s.slots, s.n);
 
 	/* -r after -x all still enables its file instance. */
-	assert_int_equal(build(&s, 5, "-x", "all", "-r", "/a"), 0);
+	assert_int_equal(build(&s, "-x", "all", "-r", "/a", NULL), 0);
 	assert_true(find(&s, "file")->enabled);
 	assert_false(find(&s, "hwrng")->enabled);
 	rngd_source_set_free(s.slots, s.n);
@@ -110,14 +109,14 @@ static void test_source_options(void **state)
 	struct set s;
 
 	(void)state;
-	assert_int_equal(build(&s, 9, "-r", "/a", "-r", "/b", "-O", "file.2:priority:7", "-O",
-			       "hwrng:entropy_per_bit:0.9"), 0);
+	assert_int_equal(build(&s, "-r", "/a", "-r", "/b", "-O", "file.2:priority:7", "-O",
+			       "hwrng:entropy_per_bit:0.9", NULL), 0);
 	assert_int_equal(find(&s, "file.2")->src.priority, 7);
 	assert_int_equal(find(&s, "file")->src.priority, rng_source_file_ops.default_priority);
 	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.9);
 	rngd_source_set_free(s.slots, s.n);
 
-	assert_int_equal(build(&s, 3, "-O", "hwrng:device:/dev/urandom"), 0);
+	assert_int_equal(build(&s, "-O", "hwrng:device:/dev/urandom", NULL), 0);
 	assert_true(find(&s, "hwrng")->explicit);
 	rngd_source_set_free(s.slots, s.n);
 }
@@ -143,7 +142,7 @@ static void test_errors(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct set s;
 
-		assert_int_equal(build(&s, 3, cases[i].opt, cases[i].val), -EINVAL);
+		assert_int_equal(build(&s, cases[i].opt, cases[i].val, NULL), -EINVAL);
 		if (!strstr(s.err, cases[i].msg))
 			fail_msg("%s %s: got '%s', want '%s'", cases[i].opt, cases[i].val, s.err, cases[i].msg);
 		assert_null(s.slots);
@@ -157,7 +156,7 @@ static void test_reapply(void **state)
 	char *argv[] = { "rngd", "-O", "file:entropy_per_bit:0.25", NULL };
 
 	(void)state;
-	assert_int_equal(build(&s, 5, "-O", "hwrng:priority:50", "-r", "/a"), 0);
+	assert_int_equal(build(&s, "-O", "hwrng:priority:50", "-r", "/a", NULL), 0);
 	assert_int_equal(find(&s, "hwrng")->src.priority, 50);
 	rngd_options_init(&o);
 	assert_int_equal(rngd_options_parse_argv(&o, 3, argv, s.err), 0);
@@ -178,7 +177,7 @@ static void test_failed_reapply_changes_nothing(void **state)
 			 "-O", "hwrng:entropy_per_bit:nonsense", NULL };
 
 	(void)state;
-	assert_int_equal(build(&s, 7, "-O", "hwrng:entropy_per_bit:0.1", "-O", "hwrng:priority:40", "-r", "/a"),
+	assert_int_equal(build(&s, "-O", "hwrng:entropy_per_bit:0.1", "-O", "hwrng:priority:40", "-r", "/a", NULL),
 			 0);
 	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.1);
 	assert_true(find(&s, "hwrng")->credit_explicit);

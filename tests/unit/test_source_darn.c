@@ -81,14 +81,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct rng_source *src = *state;
-
-	fixture_source_free(src);
-	return 0;
-}
-
 /* ---- tests -------------------------------------------------------------- */
 
 static void test_not_power(void **state)
@@ -244,16 +236,16 @@ static void test_native(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_not_power, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_power8, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_raw_preferred, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_falls_back_to_conditioned, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_raw_demanded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_conditioned_on_request, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transient_error_value, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_persistent_error_value, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_partial_then_error, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_power, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_power8, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_raw_preferred, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_falls_back_to_conditioned, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_raw_demanded, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_conditioned_on_request, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_transient_error_value, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_persistent_error_value, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_then_error, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
 		cmocka_unit_test(test_native),
 	};
 

@@ -90,14 +90,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct rng_source *src = *state;
-
-	fixture_source_free(src);
-	return 0;
-}
-
 /* ---- detection ---------------------------------------------------------- */
 
 static void test_via_enabled(void **state)
@@ -349,25 +341,25 @@ static void test_real_cpu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_via_enabled, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zhaoxin_enabled, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_via_present_disabled, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_via_without_rng, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_via_without_centaur_leaf, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_intel, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_amd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_cpuid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_default_divisor_one_byte_per_store, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_divisor_zero_eight_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_short_count_rejected, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_count_bits_0_to_4, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_data_forever, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_partial_then_dry, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_disabled_at_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_raw_bits_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_string_filter_drops_store, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reopen_after_close, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_via_enabled, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_zhaoxin_enabled, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_via_present_disabled, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_via_without_rng, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_via_without_centaur_leaf, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_intel, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_amd, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_no_cpuid, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_default_divisor_one_byte_per_store, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_divisor_zero_eight_bytes, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_short_count_rejected, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_count_bits_0_to_4, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_no_data_forever, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_then_dry, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_disabled_at_read, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_raw_bits_refused, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_string_filter_drops_store, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_options, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_after_close, setup, fixture_source_teardown),
 		cmocka_unit_test(test_real_cpu),
 	};
 

@@ -120,14 +120,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct rng_source *src = *state;
-
-	fixture_source_free(src);
-	return 0;
-}
-
 /* ---- detection ---------------------------------------------------------- */
 
 static void test_probe_both(void **state)
@@ -415,25 +407,25 @@ static void test_real_cpu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_probe_both, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_probe_rdrand_only, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_probe_none, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_probe_leaf7_absent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_probe_not_x86, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_masked_rdseed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_masked_both, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_unknown_trusts_cpuid, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_preferred_and_credit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdrand_fallback_keeps_low_credit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_explicit_credit_kept, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_option_instruction, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdrand_retries_bounded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_odd_length, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_both, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_rdrand_only, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_none, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_leaf7_absent, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_probe_not_x86, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_masked_rdseed, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_masked_both, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_unknown_trusts_cpuid, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_preferred_and_credit, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdrand_fallback_keeps_low_credit, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_explicit_credit_kept, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_option_instruction, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdrand_retries_bounded, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_odd_length, setup, fixture_source_teardown),
 		cmocka_unit_test(test_real_cpu),
 	};
 

@@ -88,14 +88,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct rng_source *src = *state;
-
-	fixture_source_free(src);
-	return 0;
-}
-
 /* ---- tests -------------------------------------------------------------- */
 
 static void test_not_arm64(void **state)
@@ -261,17 +253,17 @@ static void test_native(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_not_arm64, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_feat_rng, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prefers_rndrrs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rndr_on_request, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_user_credit_kept, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_option, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_transient_nzcv, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_persistent_nzcv, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_partial_then_failure, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_selftest_fails, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_arm64, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_no_feat_rng, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_prefers_rndrrs, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_rndr_on_request, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_user_credit_kept, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_option, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_transient_nzcv, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_persistent_nzcv, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_then_failure, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_selftest_fails, setup, fixture_source_teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
 		cmocka_unit_test(test_native),
 	};
 
