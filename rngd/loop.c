@@ -147,50 +147,56 @@ void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cf
 	l->cfg.test_mode = test_mode;
 }
 
+/* Leave @s out from the start, saying once why. */
+static void leave_out(struct rngd_loop *l, struct rngd_slot *s, int level, const char *what)
+{
+	rngd_log(l->log, level, s->src.name, "%s: %s", what, s->src.why);
+	s->enabled = false;
+}
+
+/* Probe and open @s once; true if it counts as usable (open, or a named
+ * source its reader will retry). */
+static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
+{
+	int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+
+	/* A named source that is the wrong kind of thing will not get better. */
+	if (r < 0 && s->explicit && (r == -ENODEV || r == -EINVAL)) {
+		leave_out(l, s, LOG_ERR, "cannot be used");
+		return false;
+	}
+	if (r < 0 && !s->explicit) {
+		leave_out(l, s, LOG_INFO, "not used");
+		return false;
+	}
+	r = s->src.ops->open(&s->src);
+	if (r == -ENODATA) {
+		leave_out(l, s, LOG_WARNING, "exhausted");
+		return false;
+	}
+	if (r < 0 && !s->explicit) {
+		leave_out(l, s, LOG_INFO, "not used");
+		return false;
+	}
+	if (r < 0) {
+		rngd_log(l->log, LOG_WARNING, s->src.name, "cannot open yet: %s; will retry", s->src.why);
+		return true;
+	}
+	s->is_open = true;
+	s->reopens = 1;
+	rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
+		 s->src.why[0] ? " " : "", s->src.why, credit_entropy_per_bit(&s->src, s->credit_explicit),
+		 s->src.priority);
+	return true;
+}
+
 size_t rngd_loop_open_sources(struct rngd_loop *l)
 {
 	size_t usable = 0;
 
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-		int r;
-
-		if (!s->enabled)
-			continue;
-		r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
-		/* A named source that is the wrong kind of thing will not get better. */
-		if (r < 0 && s->explicit && (r == -ENODEV || r == -EINVAL)) {
-			rngd_log(l->log, LOG_ERR, s->src.name, "cannot be used: %s", s->src.why);
-			s->enabled = false;
-			continue;
-		}
-		if (r < 0 && !s->explicit) {
-			rngd_log(l->log, LOG_INFO, s->src.name, "not used: %s", s->src.why);
-			s->enabled = false;
-			continue;
-		}
-		r = s->src.ops->open(&s->src);
-		if (r == -ENODATA) {
-			rngd_log(l->log, LOG_WARNING, s->src.name, "exhausted: %s", s->src.why);
-			s->enabled = false;
-			continue;
-		}
-		if (r < 0 && !s->explicit) {
-			rngd_log(l->log, LOG_INFO, s->src.name, "not used: %s", s->src.why);
-			s->enabled = false;
-			continue;
-		}
-		if (r < 0) {
-			rngd_log(l->log, LOG_WARNING, s->src.name, "cannot open yet: %s; will retry", s->src.why);
-		} else {
-			s->is_open = true;
-			s->reopens = 1;
-			rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
-				 s->src.why[0] ? " " : "", s->src.why,
-				 credit_entropy_per_bit(&s->src, s->credit_explicit), s->src.priority);
-		}
-		usable++;
-	}
+	for (size_t i = 0; i < l->n_slots; i++)
+		if (l->slots[i].enabled && open_at_start(l, &l->slots[i]))
+			usable++;
 	return usable;
 }
 
