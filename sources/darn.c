@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/cpu_words.h"
 #include "sources/darn.h"
 #include "sources/source.h"
 
@@ -147,43 +148,52 @@ static int darn_probe(struct rng_source *src)
 			      : want == DARN_LEVEL_RAW ? "L=2 raw, as configured" : "L=2 raw where implemented, else L=1");
 }
 
-/* One word, retried and backed off; the all-ones error value never leaves. */
-static int get_word(const struct darn_state *st, unsigned int level, uint64_t *out, unsigned int rounds)
+/* DARN at one level: the all-ones error value never leaves. */
+struct darn_at_level {
+	const struct darn_hw *hw;
+	unsigned int level;
+};
+
+static bool try_darn(const void *ctx, uint64_t *out)
 {
-	for (unsigned int round = 0;; round++) {
-		for (int i = 0; i < DARN_RETRIES; i++) {
-			*out = st->hw->darn(level);
-			if (*out != DARN_ERROR)
-				return 0;
-		}
-		if (round + 1 >= rounds)
-			return -EAGAIN;
-		st->hw->backoff(1u << round);
-	}
+	const struct darn_at_level *at = ctx;
+
+	*out = at->hw->darn(at->level);
+	return *out != DARN_ERROR;
+}
+
+static struct rng_cpu_words darn_words(const struct darn_at_level *at)
+{
+	return (struct rng_cpu_words){ .try_word = try_darn, .backoff = at->hw->backoff, .ctx = at,
+				       .retries = DARN_RETRIES };
 }
 
 /*
  * DARN_SELFTEST_WORDS words at @level: -EAGAIN if none came (the level is
- * not implemented or the unit is down), -EIO if they were all the same.
+ * not implemented or the unit is down), -EIO if it stopped or they were
+ * all the same.
  */
 static int selftest(struct rng_source *src, const struct darn_state *st, unsigned int level)
 {
-	uint64_t first = 0, word;
-	int same = 1;
+	const struct darn_at_level at = { st->hw, level };
+	const struct rng_cpu_words w = darn_words(&at);
+	uint64_t first;
+	int stopped_at;
 
-	for (int i = 0; i < DARN_SELFTEST_WORDS; i++) {
-		if (get_word(st, level, &word, i == 0 ? DARN_LEVEL_PROBE_ROUNDS : DARN_BACKOFF_ROUNDS) < 0)
-			return i == 0 ? -EAGAIN : rng_source_why(src, -EIO, "DARN L=%u self-test: only the error value after %d words",
-								  level, i);
-		if (i == 0)
-			first = word;
-		else if (word != first)
-			same = 0;
-	}
-	if (same)
+	switch (rng_cpu_words_selftest(&w, DARN_SELFTEST_WORDS, DARN_LEVEL_PROBE_ROUNDS, DARN_BACKOFF_ROUNDS,
+				       &stopped_at, &first)) {
+	case RNG_CPU_SELFTEST_OK:
+		return 0;
+	case RNG_CPU_SELFTEST_NONE:
+		return -EAGAIN;
+	case RNG_CPU_SELFTEST_STOPPED:
+		return rng_source_why(src, -EIO, "DARN L=%u self-test: only the error value after %d words", level,
+				      stopped_at);
+	case RNG_CPU_SELFTEST_STUCK:
+	default:
 		return rng_source_why(src, -EIO, "DARN L=%u self-test: %d identical words 0x%016llx (stuck generator)",
 				      level, DARN_SELFTEST_WORDS, (unsigned long long)first);
-	return 0;
+	}
 }
 
 static int darn_open(struct rng_source *src)
@@ -215,27 +225,18 @@ static int darn_open(struct rng_source *src)
 
 static ssize_t darn_read(struct rng_source *src, void *buf, size_t len)
 {
-	struct darn_state *st = src->priv;
-	unsigned char *out = buf;
-	size_t done = 0;
+	const struct darn_state *st = src->priv;
+	const struct darn_at_level at = { st->hw, st->level };
+	const struct rng_cpu_words w = darn_words(&at);
+	ssize_t n;
 
 	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
-	while (done < len) {
-		uint64_t word;
-		size_t n = len - done < sizeof(word) ? len - done : sizeof(word);
-
-		/* Once something is in hand, hand it over rather than sleep for the rest. */
-		if (get_word(st, st->level, &word, done ? 1 : DARN_BACKOFF_ROUNDS) < 0) {
-			if (done)
-				break;
-			return rng_source_why(src, -EIO, "DARN L=%u returned the error value %d times in a row over %u ms; retrying later",
-					      st->level, DARN_RETRIES * DARN_BACKOFF_ROUNDS, DARN_BACKOFF_TOTAL_MS);
-		}
-		memcpy(out + done, &word, n);
-		done += n;
-	}
-	return (ssize_t)done;
+	n = rng_cpu_words_read(&w, buf, len, DARN_BACKOFF_ROUNDS);
+	if (n < 0)
+		return rng_source_why(src, -EIO, "DARN L=%u returned the error value %d times in a row over %u ms; retrying later",
+				      st->level, DARN_RETRIES * DARN_BACKOFF_ROUNDS, DARN_BACKOFF_TOTAL_MS);
+	return n;
 }
 
 static void darn_close(struct rng_source *src)

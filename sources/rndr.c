@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/cpu_words.h"
 #include "sources/rndr.h"
 #include "sources/source.h"
 
@@ -202,23 +203,17 @@ static int rndr_probe(struct rng_source *src)
 				   : "RNDR (DRBG output), as configured");
 }
 
-/*
- * One word: RNDR_RETRIES immediate attempts, then doubling sleeps. A
- * failure is the generator saying "not now", not "broken", so only a long
- * run of them is an error.
- */
-static int get_word(const struct rndr_state *st, uint64_t *out, unsigned int rounds)
+static bool try_rndr(const void *ctx, uint64_t *out)
 {
-	int (*insn)(uint64_t *) = st->use_rndrrs ? st->hw->rndrrs : st->hw->rndr;
+	const struct rndr_state *st = ctx;
 
-	for (unsigned int round = 0;; round++) {
-		for (int i = 0; i < RNDR_RETRIES; i++)
-			if (insn(out))
-				return 0;
-		if (round + 1 >= rounds)
-			return -EAGAIN;
-		st->hw->backoff(1u << round);
-	}
+	return (st->use_rndrrs ? st->hw->rndrrs : st->hw->rndr)(out) != 0;
+}
+
+static struct rng_cpu_words rndr_words(const struct rndr_state *st)
+{
+	return (struct rng_cpu_words){ .try_word = try_rndr, .backoff = st->hw->backoff, .ctx = st,
+				       .retries = RNDR_RETRIES };
 }
 
 static const char *insn_name(const struct rndr_state *st)
@@ -229,8 +224,9 @@ static const char *insn_name(const struct rndr_state *st)
 static int rndr_open(struct rng_source *src)
 {
 	struct rndr_state *st = src->priv;
-	uint64_t first = 0, word;
-	int same = 1, err;
+	const struct rng_cpu_words w = rndr_words(st);
+	uint64_t first;
+	int stopped_at, err;
 
 	err = check_feature(src, st->hw);
 	if (err < 0)
@@ -238,18 +234,19 @@ static int rndr_open(struct rng_source *src)
 	st->use_rndrrs = st->choice != CHOICE_RNDR;
 
 	/* A generator that repeats one word is broken even if NZCV says fine. */
-	for (int i = 0; i < RNDR_SELFTEST_WORDS; i++) {
-		if (get_word(st, &word, RNDR_BACKOFF_ROUNDS) < 0)
-			return rng_source_why(src, -EIO, "%s self-test: failed (NZCV) %d times in a row",
-					      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
-		if (i == 0)
-			first = word;
-		else if (word != first)
-			same = 0;
-	}
-	if (same)
+	switch (rng_cpu_words_selftest(&w, RNDR_SELFTEST_WORDS, RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_ROUNDS, &stopped_at,
+				       &first)) {
+	case RNG_CPU_SELFTEST_OK:
+		break;
+	case RNG_CPU_SELFTEST_NONE:
+	case RNG_CPU_SELFTEST_STOPPED:
+		return rng_source_why(src, -EIO, "%s self-test: failed (NZCV) %d times in a row",
+				      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
+	case RNG_CPU_SELFTEST_STUCK:
+	default:
 		return rng_source_why(src, -EIO, "%s self-test: %d identical words 0x%016llx (stuck generator)",
 				      insn_name(st), RNDR_SELFTEST_WORDS, (unsigned long long)first);
+	}
 	report_rndrrs(src, st->use_rndrrs);
 	st->open = 1;
 	(void)rng_source_why(src, 0, "reading %s", st->use_rndrrs ? "RNDRRS" : "RNDR (DRBG output)");
@@ -258,27 +255,17 @@ static int rndr_open(struct rng_source *src)
 
 static ssize_t rndr_read(struct rng_source *src, void *buf, size_t len)
 {
-	struct rndr_state *st = src->priv;
-	unsigned char *out = buf;
-	size_t done = 0;
+	const struct rndr_state *st = src->priv;
+	const struct rng_cpu_words w = rndr_words(st);
+	ssize_t n;
 
 	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
-	while (done < len) {
-		uint64_t word;
-		size_t n = len - done < sizeof(word) ? len - done : sizeof(word);
-
-		/* Once something is in hand, hand it over rather than sleep for the rest. */
-		if (get_word(st, &word, done ? 1 : RNDR_BACKOFF_ROUNDS) < 0) {
-			if (done)
-				break;
-			return rng_source_why(src, -EIO, "%s failed (NZCV) %d times in a row over %u ms; retrying later",
-					      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_TOTAL_MS);
-		}
-		memcpy(out + done, &word, n);
-		done += n;
-	}
-	return (ssize_t)done;
+	n = rng_cpu_words_read(&w, buf, len, RNDR_BACKOFF_ROUNDS);
+	if (n < 0)
+		return rng_source_why(src, -EIO, "%s failed (NZCV) %d times in a row over %u ms; retrying later",
+				      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_TOTAL_MS);
+	return n;
 }
 
 static void rndr_close(struct rng_source *src)
