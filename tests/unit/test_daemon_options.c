@@ -33,7 +33,7 @@ static int parse(struct rngd_options *o, char err[RNGD_ERR_MAX], ...)
 	return rngd_options_parse_argv(o, argc, argv, err);
 }
 
-static void test_defaults(void **state)
+static void test_init_sets_the_documented_defaults(void **state)
 {
 	struct rngd_options o;
 
@@ -484,7 +484,7 @@ static void test_parse_uint_takes_digits_within_range_only(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_init_sets_the_documented_defaults),
 		cmocka_unit_test(test_parse_uint_takes_digits_within_range_only),
 		cmocka_unit_test(test_argv_scan_short_forms),
 		cmocka_unit_test(test_argv_scan_long_forms),

@@ -47,7 +47,7 @@ static struct rngd_slot *find(struct set *s, const char *name)
 	return NULL;
 }
 
-static void test_defaults(void **state)
+static void test_every_built_source_enabled_at_its_default_credit(void **state)
 {
 	struct set s;
 	size_t n_reg = 0;
@@ -121,7 +121,7 @@ static void test_source_options(void **state)
 	rngd_source_set_free(s.slots, s.n);
 }
 
-static void test_errors(void **state)
+static void test_bad_selection_or_key_refused_with_its_reason(void **state)
 {
 	static const struct {
 		const char *opt, *val, *msg;
@@ -197,11 +197,11 @@ static void test_failed_reapply_changes_nothing(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_built_source_enabled_at_its_default_credit),
 		cmocka_unit_test(test_file_instances),
 		cmocka_unit_test(test_exclude_include_order),
 		cmocka_unit_test(test_source_options),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_bad_selection_or_key_refused_with_its_reason),
 		cmocka_unit_test(test_reapply),
 		cmocka_unit_test(test_failed_reapply_changes_nothing),
 	};

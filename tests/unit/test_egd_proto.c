@@ -66,7 +66,7 @@ static size_t flush(uint8_t *dst, size_t cap, uint64_t now)
 	return len;
 }
 
-static void test_parser(void **state)
+static void test_request_parse_needs_whole_requests_and_refuses_writes(void **state)
 {
 	struct egd_request req;
 	const uint8_t level[] = { 0x00 }, pid[] = { 0x04 }, nb[] = { 0x01, 200 }, blk[] = { 0x02, 64, 0x00 };
@@ -365,7 +365,7 @@ static void test_prime(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_parser, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_request_parse_needs_whole_requests_and_refuses_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_level_pid_nonblocking, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_blocking_waits_and_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_requests, setup, teardown),
