@@ -384,7 +384,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[],
 			    char err[RNGD_ERR_MAX])
 {
-	struct argv_opt cli[rngd_n_opt_defs];
+	struct argv_opt cli[RNGD_OPT_DEFS_MAX];
 	struct argv_scan scan;
 	size_t n = 0;
 

@@ -75,6 +75,8 @@ const struct opt_def rngd_opt_defs[] = {
 };
 
 const size_t rngd_n_opt_defs = sizeof(rngd_opt_defs) / sizeof(rngd_opt_defs[0]);
+_Static_assert(sizeof(rngd_opt_defs) / sizeof(rngd_opt_defs[0]) <= RNGD_OPT_DEFS_MAX,
+	       "raise RNGD_OPT_DEFS_MAX");
 
 const struct opt_def *rngd_opt_by_name(const char *name)
 {

@@ -49,6 +49,10 @@ struct opt_def {
 	const char *help;
 };
 
+/* Room for every setting: options_table.c asserts the table fits, so a
+ * parser can keep a view of it in a fixed array, not a VLA. */
+#define RNGD_OPT_DEFS_MAX 96
+
 extern const struct opt_def rngd_opt_defs[];
 extern const size_t rngd_n_opt_defs;
 
