@@ -139,15 +139,14 @@ int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
  * whose hardware says "not now" (TPM, RNDR, DARN). */
 void rng_sleep_ms(unsigned int ms);
 
-extern const struct rng_source_ops rng_source_hwrng_ops;
-extern const struct rng_source_ops rng_source_file_ops;
-/* Issue 4's sources declare their ops here as they land. */
-extern const struct rng_source_ops rng_source_padlock_ops;  /* sources/padlock.c */
-extern const struct rng_source_ops rng_source_rdrand_ops;   /* sources/rdrand.c */
+/* Each source's ops, and when it is built (sources/registry.c lists them). */
+extern const struct rng_source_ops rng_source_hwrng_ops;    /* sources/hwrng.c */
+extern const struct rng_source_ops rng_source_file_ops;     /* sources/file.c */
+extern const struct rng_source_ops rng_source_padlock_ops;  /* sources/padlock.c, x86 */
+extern const struct rng_source_ops rng_source_rdrand_ops;   /* sources/rdrand.c, x86 */
 extern const struct rng_source_ops rng_source_tpm_ops;      /* sources/tpm_tss.c, HAVE_LIBTSPI */
 extern const struct rng_source_ops rng_source_tpm2_ops;     /* sources/tpm2.c, HAVE_TSS2_ESYS */
 extern const struct rng_source_ops rng_source_sysstat_ops;  /* sources/sysstat.c, RNGD_SYSSTAT */
-/* Issue 17's. */
 extern const struct rng_source_ops rng_source_rndr_ops;     /* sources/rndr.c, arm64 */
 extern const struct rng_source_ops rng_source_darn_ops;     /* sources/darn.c, 64-bit POWER */
 extern const struct rng_source_ops rng_source_pkcs11_ops;   /* sources/pkcs11.c, HAVE_P11KIT */

@@ -10,7 +10,7 @@ SOURCE_PKCS11_TEST_FILES = tests/unit/test_source_pkcs11.c sources/pkcs11.c sour
 EXTRA_DIST += $(SOURCE_RNDR_TEST_FILES) $(SOURCE_DARN_TEST_FILES) $(SOURCE_PKCS11_TEST_FILES)
 
 if HAVE_CMOCKA
-ISSUE17_UNIT_TESTS = tests/unit/test_source_rndr tests/unit/test_source_darn
+CPU_P11_SOURCE_UNIT_TESTS = tests/unit/test_source_rndr tests/unit/test_source_darn
 tests_unit_test_source_rndr_SOURCES = $(SOURCE_RNDR_TEST_FILES)
 tests_unit_test_source_rndr_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_rndr_LDADD = $(CMOCKA_LIBS)
@@ -18,16 +18,16 @@ tests_unit_test_source_darn_SOURCES = $(SOURCE_DARN_TEST_FILES)
 tests_unit_test_source_darn_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_darn_LDADD = $(CMOCKA_LIBS)
 if HAVE_P11KIT
-ISSUE17_UNIT_TESTS += tests/unit/test_source_pkcs11
+CPU_P11_SOURCE_UNIT_TESTS += tests/unit/test_source_pkcs11
 tests_unit_test_source_pkcs11_SOURCES = $(SOURCE_PKCS11_TEST_FILES)
 tests_unit_test_source_pkcs11_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(P11KIT_CFLAGS)
 tests_unit_test_source_pkcs11_LDADD = $(CMOCKA_LIBS) $(P11KIT_LIBS)
 endif
-check_PROGRAMS += $(ISSUE17_UNIT_TESTS)
-TESTS += $(ISSUE17_UNIT_TESTS)
+check_PROGRAMS += $(CPU_P11_SOURCE_UNIT_TESTS)
+TESTS += $(CPU_P11_SOURCE_UNIT_TESTS)
 
 if HAVE_ASAN
-ISSUE17_UNIT_TESTS_ASAN = tests/unit/test_source_rndr_asan tests/unit/test_source_darn_asan
+CPU_P11_SOURCE_UNIT_TESTS_ASAN = tests/unit/test_source_rndr_asan tests/unit/test_source_darn_asan
 tests_unit_test_source_rndr_asan_SOURCES = $(SOURCE_RNDR_TEST_FILES)
 tests_unit_test_source_rndr_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_rndr_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
@@ -38,7 +38,7 @@ tests_unit_test_source_darn_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_darn_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
 tests_unit_test_source_darn_asan_LDFLAGS = $(SOURCES_SANITIZE)
 tests_unit_test_source_darn_asan_LDADD = $(CMOCKA_LIBS)
-check_PROGRAMS += $(ISSUE17_UNIT_TESTS_ASAN)
-TESTS += $(ISSUE17_UNIT_TESTS_ASAN)
+check_PROGRAMS += $(CPU_P11_SOURCE_UNIT_TESTS_ASAN)
+TESTS += $(CPU_P11_SOURCE_UNIT_TESTS_ASAN)
 endif
 endif
