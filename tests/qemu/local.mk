@@ -31,5 +31,6 @@ EXTRA_DIST += tests/qemu/check-qemu tests/qemu/run-scenario tests/qemu/demo \
 	tests/qemu/scenarios/hot-unplug.sh tests/qemu/scenarios/throughput.sh \
 	tests/qemu/scenarios/tpm12.sh tests/qemu/scenarios/tpm20.sh \
 	tests/qemu/scenarios/dubious-irqs.sh tests/qemu/scenarios/virtio-throughput.sh \
+	tests/qemu/guest/dubious-irqs.sh tests/qemu/guest/virtio-throughput.sh \
 	tests/qemu/scenarios/egd-credit.sh tests/qemu/guest/egd-credit.sh \
 	tests/integration/raw-egd-server.py

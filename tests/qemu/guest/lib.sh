@@ -22,6 +22,21 @@ bench() {
 host_action() {
 	echo "ACTION $*"
 }
+# HOST <words>: the host runner runs its scenario's host helper with these
+# words appended (e.g. tests/qemu/send-frames) and waits for it.
+host_helper() {
+	echo "HOST $*"
+}
+# The value of rngd.NAME=VALUE on the kernel command line: a setting the
+# host scenario passes to its guest half; empty if absent.
+boot_arg() {
+	local word
+	for word in $(cat /proc/cmdline); do
+		case $word in
+		rngd.$1=*) echo "${word#rngd.$1=}"; return 0 ;;
+		esac
+	done
+}
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # awk does the floating point busybox sh cannot.

@@ -1,244 +1,45 @@
 #!/usr/bin/env bash
 # Guest scenario for kernel-patches 0004 (virtio_rng.buffer_size): raw
-# /dev/hwrng throughput under QEMU with the default buffer and with the old
-# 64-byte requests, in the same boot (the driver is unbound, the parameter
-# changed and the driver bound again), measured default / 64 / default so
-# that drift in the host's load shows. Target: the default at least 4 times
-# the 64-byte rate. Also checks the parameter's bounds, that unbinding the
-# device ends a reader blocked on it, and, on a second boot with QEMU's
-# max-bytes=4096,period=1000 rate limit, that the guest reads at least 95 %
-# of what QEMU grants in 10 s (half of it, with copy_data() unfixed).
+# /dev/hwrng throughput under QEMU (TCG) with the default buffer and with
+# the old 64-byte requests, in the same boot (the driver is unbound, the
+# parameter changed and the driver bound again), measured default / 64 /
+# default so that drift in the host's load shows. Target: the default at
+# least 4 times the 64-byte rate. Also checks the parameter's bounds, that
+# unbinding the device ends a reader blocked on it, and, on a second boot
+# with QEMU's max-bytes=4096,period=1000 rate limit, that the guest reads
+# at least 95 % of what QEMU grants in 10 s (half of it, with copy_data()
+# unfixed). The guest half is tests/qemu/guest/virtio-throughput.sh.
 #
 # Prints RESULT and BENCH lines; exit 0 if all checks pass, 1 if one fails
 # or a guest never finishes, 77 if a prerequisite is missing.
 # Environment: RNGD_QEMU_KERNEL or RNGD_GUEST_KERNEL (a bzImage; default:
-# the one kernel-patches/build-kernel builds or has cached),
-# QEMU_TIMEOUT (s per boot, default 300), KEEP_LOGS=1 keeps the temp dir,
-# THROUGHPUT_TARGET (default 4), THROUGHPUT_BOOTS (default "rates partial"),
-# BOOT_EXTRA (kernel arguments added to every boot, for controls).
-set -euo pipefail
-
+# the one kernel-patches/build-kernel builds or has cached), RNGD_QEMU_INITRD
+# (default: a kernel-only one built here), QEMU_TIMEOUT (s per boot,
+# default 300), KEEP_LOGS=1 keeps the temp dir, THROUGHPUT_TARGET (default
+# 4), THROUGHPUT_BOOTS (default "rates partial"), BOOT_EXTRA (kernel
+# arguments added to every boot, for controls, e.g.
+# BOOT_EXTRA=virtio_rng.buffer_size=64 THROUGHPUT_BOOTS=partial).
+# shellcheck source=tests/qemu/scenarios/common.sh
+. "$(dirname "$0")/common.sh"
 scenario=virtio-throughput
-qemu_dir=$(cd "$(dirname "$0")/.." && pwd)
-top=$(cd "$qemu_dir/../.." && pwd)
-timeout_s=${QEMU_TIMEOUT:-300}
-target=${THROUGHPUT_TARGET:-4}
+kernel_only_guest $scenario
+
 # QEMU's rate limit for the partial-fills boot: a page per second, so that
 # every request of the default buffer is a fill QEMU cuts short or delays.
 partial_max_bytes=4096 partial_period=1000
-# Which boots to run, and kernel arguments added to each (for controls,
-# e.g. BOOT_EXTRA=virtio_rng.buffer_size=64 THROUGHPUT_BOOTS=partial).
-boots=${THROUGHPUT_BOOTS:-rates partial}
-boot_extra=${BOOT_EXTRA:-}
+settings="rngd.target=${THROUGHPUT_TARGET:-4} rngd.max_bytes=$partial_max_bytes rngd.period=$partial_period"
 
-skip() { echo "$scenario: SKIP: $*"; exit 77; }
-die() { echo "$scenario: error: $*" >&2; exit 1; }
-
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 missing"
-[ -x "$qemu_dir/make-initramfs" ] || skip "tests/qemu/make-initramfs missing"
-[ -f "$qemu_dir/guest/init" ] && [ -f "$qemu_dir/guest/lib.sh" ] ||
-	skip "tests/qemu/guest/init or lib.sh missing"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/rngd-$scenario.XXXXXX")
-cleanup() {
-	if [ "${KEEP_LOGS:-0}" = 1 ]; then echo "$scenario: logs kept in $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-kernel=${RNGD_QEMU_KERNEL:-${RNGD_GUEST_KERNEL:-}}
-if [ -z "$kernel" ]; then
-	kernel=$("$top/kernel-patches/build-kernel") || die "build-kernel failed"
-fi
-[ -f "$kernel" ] || die "no kernel image at $kernel"
-
-mkdir -p "$work/guest"
-cp "$qemu_dir/guest/init" "$qemu_dir/guest/lib.sh" "$work/guest/"
-# The guest half, run by the guest's /init (busybox sh) with lib.sh sourced.
-{
-	echo "TARGET=$target MAXB=$partial_max_bytes PERIOD=$partial_period"
-	cat <<'GUEST'
-P=/sys/module/virtio_rng/parameters/buffer_size
-D=/sys/bus/virtio/drivers/virtio_rng
-PAGE=$(getconf PAGESIZE 2>/dev/null || echo 4096)
-
-if [ ! -r $P ]; then
-	result buffer-size-param FAIL "no $P: kernel without patch 0004"
-	exit 1
-fi
-DEV=$(ls $D 2>/dev/null | grep '^virtio' | head -n 1)
-if [ -z "$DEV" ]; then
-	result device FAIL "no device bound to virtio_rng"
-	exit 1
-fi
-# Waits up to 5 s for a virtio hwrng to become current.
-wait_current() {
-	i=0
-	while [ $i -lt 50 ]; do
-		case $(hwrng_current) in virtio_rng.*) return 0 ;; esac
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-# rebind SIZE: unbind the device, set the parameter, bind it again.
-rebind() {
-	echo "$DEV" > $D/unbind
-	echo "$1" > $P || return 1
-	echo "$DEV" > $D/bind
-	wait_current
-}
-# rate MIB: reads MIB MiB from /dev/hwrng; prints "bytes seconds bytes/s".
-rate() {
-	t0=$(uptime_s)
-	n=$(dd if=/dev/hwrng bs=4096 count=$(($1 * 256)) 2>/dev/null | wc -c)
-	t1=$(uptime_s)
-	s=$(fsub "$t1" "$t0")
-	echo "$n $s $(fdiv "$n" "$s")"
-}
-mbs() { awk -v r="$1" 'BEGIN { printf "%.2f MB/s", r / 1e6 }'; }
-
-wait_current || { result device FAIL "no virtio hwrng current: $(hwrng_current)"; exit 1; }
-default=$(cat $P)
-if [ "$default" = "$PAGE" ]; then
-	result default-size PASS "virtio_rng.buffer_size defaults to $default (PAGE_SIZE)"
-else
-	result default-size FAIL "virtio_rng.buffer_size is $default, expected PAGE_SIZE $PAGE"
-fi
-rejected=
-for bad in 0 63 $((PAGE + 1)) 1000000; do
-	(echo $bad > $P) 2>/dev/null || rejected="$rejected $bad"
-done
-if [ "$rejected" = " 0 63 $((PAGE + 1)) 1000000" ] && [ "$(cat $P)" = "$default" ]; then
-	result param-bounds PASS "rejected$rejected, value kept at $default"
-else
-	result param-bounds FAIL "rejected only:$rejected; value now $(cat $P)"
-fi
-
-case $VARIANT in
-rates)
-	set -- $(rate 16)
-	a_bytes=$1 a_s=$2 a_rate=$3
-	if ! rebind 64; then
-		result rebind FAIL "could not rebind $DEV with buffer_size=64"
-		exit 1
-	fi
-	set -- $(rate 2)
-	b_bytes=$1 b_s=$2 b_rate=$3
-	rebind "$default" || { result rebind FAIL "could not rebind $DEV with buffer_size=$default"; exit 1; }
-	set -- $(rate 16)
-	c_bytes=$1 c_s=$2 c_rate=$3
-	result rebind PASS "$DEV unbound and bound twice, buffer_size 64 then $default"
-	bench default-1 "$a_bytes bytes in $a_s s: $(mbs "$a_rate") (buffer_size=$default)"
-	bench old-64 "$b_bytes bytes in $b_s s: $(mbs "$b_rate") (buffer_size=64)"
-	bench default-2 "$c_bytes bytes in $c_s s: $(mbs "$c_rate") (buffer_size=$default)"
-	if [ "$a_bytes" -ne $((16 << 20)) ] || [ "$b_bytes" -ne $((2 << 20)) ] || [ "$c_bytes" -ne $((16 << 20)) ]; then
-		result reads FAIL "short reads: $a_bytes, $b_bytes, $c_bytes bytes"
-	else
-		result reads PASS "16 MiB, 2 MiB and 16 MiB read in full"
-	fi
-	# The slower of the two default runs against the 64-byte run.
-	slow=$(awk -v a="$a_rate" -v c="$c_rate" 'BEGIN { print (a < c) ? a : c }')
-	ratio=$(fdiv "$slow" "$b_rate")
-	bench ratio "${ratio}x ($(mbs "$slow") / $(mbs "$b_rate"))"
-	if flt "$ratio" "$TARGET"; then
-		result throughput FAIL "buffer_size=$default reads ${ratio}x the 64-byte rate ($(mbs "$slow") vs $(mbs "$b_rate")), target ${TARGET}x"
-	else
-		result throughput PASS "buffer_size=$default reads ${ratio}x the 64-byte rate ($(mbs "$slow") vs $(mbs "$b_rate")), target ${TARGET}x"
-	fi
-	;;
-partial)
-	# QEMU grants MAXB bytes per PERIOD ms (the timer restarts with the
-	# first request after each refill, so a period is a little longer);
-	# the guest must get at least 95 % of ten periods' worth in 10 s.
-	# dd's 64-byte reads are what the hwrng core asks the driver for.
-	rm -f /run/partial
-	t0=$(uptime_s)
-	dd if=/dev/hwrng of=/run/partial bs=64 2>/dev/null &
-	reader=$!
-	sleep 10
-	kill $reader 2>/dev/null
-	wait $reader 2>/dev/null
-	s=$(fsub "$(uptime_s)" "$t0")
-	n=$(wc -c < /run/partial)
-	granted=$((MAXB * 10000 / PERIOD))
-	want=$((granted * 95 / 100))
-	bench partial-fills "$n bytes in $s s from a device granting $MAXB bytes per $PERIOD ms ($granted in 10 s)"
-	if [ "$n" -ge "$want" ]; then
-		result partial-fills PASS "$n bytes in $s s, at least 95 % of the $granted QEMU grants in 10 s ($MAXB per $PERIOD ms)"
-	else
-		result partial-fills FAIL "$n bytes in $s s, less than 95 % ($want) of the $granted QEMU grants in 10 s ($MAXB per $PERIOD ms)"
-	fi
-	# A reader waiting on the device must be released when it goes away.
-	dd if=/dev/hwrng of=/dev/null bs=4096 count=1000 2>/dev/null &
-	reader=$!
-	sleep 1
-	alive_before=no
-	kill -0 $reader 2>/dev/null && alive_before=yes
-	echo "$DEV" > $D/unbind
-	i=0
-	while kill -0 $reader 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	if [ $alive_before = no ]; then
-		result removal FAIL "the reader had ended before the unbind: nothing was tested"
-	elif kill -0 $reader 2>/dev/null; then
-		kill $reader
-		result removal FAIL "a reader blocked on $DEV was still waiting 5 s after unbind"
-	else
-		result removal PASS "a blocked reader returned $((i * 100)) ms after unbind"
-	fi
-	echo "$DEV" > $D/bind
-	if wait_current && [ "$(dd if=/dev/hwrng bs=64 count=1 2>/dev/null | wc -c)" -eq 64 ]; then
-		result rebind PASS "$DEV bound again and readable"
-	else
-		result rebind FAIL "$DEV not readable after bind"
-	fi
-	;;
-*)
-	result variant FAIL "unknown variant '$VARIANT'"
-	;;
-esac
-GUEST
-} > "$work/guest/$scenario.sh"
-
-getrandom_bin=$work/guest-getrandom
-cc -O2 -static -o "$getrandom_bin" "$qemu_dir/guest-getrandom.c" ||
-	die "cannot build tests/qemu/guest-getrandom.c statically"
-"$qemu_dir/make-initramfs" -o "$work/initrd.gz" -g "$work/guest" -p "$getrandom_bin" 2>/dev/null ||
-	die "make-initramfs failed"
-
-failures=0
-# boot <variant> <virtio-rng-pci options>
-boot() {
-	local variant=$1 devopts=$2 log=$work/$1.log status=0
-	timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 256 -smp 1 \
-		-nographic -no-reboot -nodefaults -serial stdio \
-		-kernel "$kernel" -initrd "$work/initrd.gz" \
-		-append "console=ttyS0 panic=-1 quiet rngd.scenario=$scenario rngd.variant=$variant rng_core.default_quality=0 $boot_extra" \
-		-object rng-random,id=rng0,filename=/dev/urandom \
-		-device "virtio-rng-pci,rng=rng0$devopts" </dev/null >"$log" 2>&1 || status=$?
-	tr -d '\r' < "$log" | grep -oE "(RESULT|BENCH) .*" || true
-	if ! tr -d '\r' < "$log" | grep -q '^DONE'; then
-		echo "RESULT $scenario $variant-boot FAIL guest did not finish (qemu status $status); last lines:"
-		tr -d '\r' < "$log" | tail -n 15 | sed 's/^/  | /'
-		failures=$((failures + 1))
-	fi
-	if tr -d '\r' < "$log" | grep -q "RESULT $scenario [^ ]* FAIL"; then
-		failures=$((failures + 1))
-	fi
-	if ! tr -d '\r' < "$log" | grep -q "RESULT $scenario [^ ]* PASS"; then
-		failures=$((failures + 1))
-	fi
+# throughput_boot VARIANT [virtio-rng-pci options]
+throughput_boot() {
+	boot -s $scenario -v "$1" -R "${2:-}" -A tcg -T "${QEMU_TIMEOUT:-300}" \
+		-a "rng_core.default_quality=0 $settings${BOOT_EXTRA:+ $BOOT_EXTRA}"
 }
 
-for b in $boots; do
+for b in ${THROUGHPUT_BOOTS:-rates partial}; do
 	case $b in
-	rates) boot rates "" ;;
-	partial) boot partial ",max-bytes=$partial_max_bytes,period=$partial_period" ;;
-	*) die "unknown boot '$b' in THROUGHPUT_BOOTS" ;;
+	rates) throughput_boot rates ;;
+	partial) throughput_boot partial ",max-bytes=$partial_max_bytes,period=$partial_period" ;;
+	*) scenario_error $scenario "unknown boot '$b' in THROUGHPUT_BOOTS" ;;
 	esac
 done
-
-if [ "$failures" -gt 0 ]; then
-	echo "$scenario: FAIL"
-	exit 1
-fi
-echo "$scenario: PASS"
+finish
