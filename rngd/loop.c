@@ -247,10 +247,10 @@ int rngd_loop_run(struct rngd_loop *l)
 			return RNGD_EXIT_FAILURE;
 		}
 		l->running = true;
-	} else if (l->reopen_on_resume) {
+	} else {
+		/* Running still: the last call returned RNGD_LOOP_RELOAD. */
 		reopen_all(l);
 	}
-	l->reopen_on_resume = false;
 
 	while (!l->stopping) {
 		uint64_t now, next, ask_at = RNG_SINK_NEVER;
@@ -260,10 +260,8 @@ int rngd_loop_run(struct rngd_loop *l)
 
 		if (l->stopping)
 			break;
-		if (reload) {
-			l->reopen_on_resume = true;
+		if (reload)
 			return RNGD_LOOP_RELOAD;
-		}
 		now = rngd_now_ms();
 		next = rngd_loop_jobs_run(l, &l->jobs, now);
 		rngd_flow_resume_due_retests(l, now);

@@ -127,8 +127,8 @@ struct rngd_loop {
 	 * so a reader waiting for data ends on its own at shutdown. */
 	int stop_fd;
 	bool stopping;
-	bool running;                  /* the readers run: rngd_loop_run() resumes */
-	bool reopen_on_resume;         /* it returned RNGD_LOOP_RELOAD */
+	bool running;                  /* the readers run: rngd_loop_run() returned
+					* RNGD_LOOP_RELOAD and resumes */
 	struct rngd_loop_jobs jobs;
 
 	/* The block being handed to the sink, maybe over several writes. */
