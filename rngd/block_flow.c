@@ -195,6 +195,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 
 	switch (rngd_policy_block_failed(&s->q, &rules)) {
 	case RNGD_FAIL_RETEST_FAILED:
+		s->stats.retests_failed++;
 		slot_quarantine_wait(s, now + s->q.backoff_ms);
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_WARNING, s->src.name,
 				 "re-test block failed (%s); still quarantined, next re-test in %.1f s", tests,
@@ -235,6 +236,7 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 	}
 	s->stats.blocks_passed++;
 	if (rngd_policy_block_passed(&s->q)) {
+		s->stats.returns_to_service++;
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}

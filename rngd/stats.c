@@ -28,9 +28,10 @@ void rngd_stats_format(char *buf, size_t len, const struct rngd_source_stats *st
 	if (off < len)
 		(void)snprintf(buf + off, len - off,
 			       "), bits credited %" PRIu64 ", bytes to sink %" PRIu64 ", bytes mixed %" PRIu64
-			       ", quarantines %" PRIu64 ", reopens %" PRIu64 ", read errors %" PRIu64,
+			       ", quarantines %" PRIu64 ", re-tests failed %" PRIu64 ", returns to service %" PRIu64
+			       ", reopens %" PRIu64 ", read errors %" PRIu64,
 			       st->bits_credited, st->bytes_to_sink, st->bytes_mixed, st->quarantines,
-			       st->reopens, st->read_errors);
+			       st->retests_failed, st->returns_to_service, st->reopens, st->read_errors);
 }
 
 void rngd_sink_stats_format(char *buf, size_t len, const struct rngd_sink_stats *st)
@@ -86,6 +87,8 @@ static const struct counter_def source_counters[] = {
 	COUNTER(bytes_to_sink, "rngd_source_bytes_to_sink_total", "Passing bytes handed to the sink."),
 	COUNTER(bytes_mixed, "rngd_source_bytes_mixed_total", "Failed bytes mixed in with zero credit."),
 	COUNTER(quarantines, "rngd_source_quarantines_total", "Times the source was quarantined."),
+	COUNTER(retests_failed, "rngd_source_retests_failed_total", "Re-test blocks that failed in quarantine."),
+	COUNTER(returns_to_service, "rngd_source_returns_to_service_total", "Re-tests passed, ending a quarantine."),
 	COUNTER(reopens, "rngd_source_opens_total", "Times the source was opened."),
 	COUNTER(read_errors, "rngd_source_read_errors_total", "Read errors and ends of data."),
 };

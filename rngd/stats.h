@@ -22,6 +22,8 @@ struct rngd_source_stats {
 	uint64_t bytes_to_sink;        /* passing bytes handed to the sink */
 	uint64_t bytes_mixed;          /* failed bytes mixed with 0 credit */
 	uint64_t quarantines;
+	uint64_t retests_failed;        /* re-test blocks that failed (still quarantined) */
+	uint64_t returns_to_service;    /* re-tests passed: quarantine over */
 	uint64_t reopens;
 	uint64_t read_errors;
 };
@@ -56,7 +58,7 @@ struct rngd_stats_entry {
 	const char *state;             /* "active", "quarantined", "exhausted", ... */
 };
 
-/* "bytes read N, blocks passed N, failed N (monobit N, ...), bits credited N, quarantines N". */
+/* "bytes read N, blocks passed N, failed N (monobit N, ...), bits credited N, quarantines N, ...". */
 void rngd_stats_format(char *buf, size_t len, const struct rngd_source_stats *st);
 
 /* Prometheus text format to @path via @path.tmp and rename(2). -errno. */

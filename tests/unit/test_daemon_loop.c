@@ -31,6 +31,7 @@
 struct fake_source {
 	uint64_t state;           /* xorshift64* */
 	bool zeros;
+	int zeros_reads;          /* >0: reads 1..N return zeros, later ones random */
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
 	int stuck_done;           /* set when that read has returned */
@@ -77,7 +78,7 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
 	}
 	for (size_t i = 0; i < len; i++) {
-		if (f->zeros) {
+		if (f->zeros || n <= f->zeros_reads) {
 			p[i] = 0;
 			continue;
 		}
@@ -393,6 +394,32 @@ static void test_drop_quarantines(void **state)
 	assert_int_equal(r.slot->stats.quarantines, 1);
 	/* 3 failures quarantine it; the 1 s re-test is not due within 400 ms. */
 	assert_int_equal(r.slot->stats.blocks_failed, 3);
+	assert_int_equal(r.slot->stats.retests_failed, 0);
+	assert_int_equal(r.slot->stats.returns_to_service, 0);
+	free_slot(r.slot);
+}
+
+/* A source that recovers: quarantined, its first re-test blocks fail (more
+ * zero blocks than the queue and the blocks before the quarantine hold),
+ * then one passes and it is back in service: the counters, not the log,
+ * say so. */
+static void test_quarantine_retests_and_return_are_counted(void **state)
+{
+	struct run r = { 0 };
+
+	(void)state;
+	default_cfg(&r.cfg);
+	r.cfg.retest_min_ms = 20;
+	r.cfg.retest_max_ms = 40;
+	r.src.zeros_reads = 3 + RNGD_QUEUE_BLOCKS + 6;
+	r.sink.demand = 1 << 20;
+	r.sink.stop_after_bytes = 4 * FIPS_BLOCK_BYTES;
+	run_loop(&r, 0);
+	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r.slot->stats.quarantines, 1);
+	assert_true(r.slot->stats.retests_failed >= 1);
+	assert_int_equal(r.slot->stats.returns_to_service, 1);
+	assert_true(r.sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 	free_slot(r.slot);
 }
 
@@ -706,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_credit_split_over_steps),
 		cmocka_unit_test(test_mix_gives_zero_credit),
 		cmocka_unit_test(test_drop_quarantines),
+		cmocka_unit_test(test_quarantine_retests_and_return_are_counted),
 		cmocka_unit_test(test_open_failure_backs_off),
 		cmocka_unit_test(test_stalled_fifo_sink_sleeps),
 		cmocka_unit_test(test_queue_wiped),

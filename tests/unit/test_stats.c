@@ -39,7 +39,8 @@ static void test_source_line_carries_every_counter(void **state)
 {
 	struct rngd_source_stats st = {
 		.bytes_read = 101, .blocks_passed = 7, .blocks_failed = 3, .bits_credited = 9001,
-		.bytes_to_sink = 17500, .bytes_mixed = 2500, .quarantines = 2, .reopens = 5, .read_errors = 4,
+		.bytes_to_sink = 17500, .bytes_mixed = 2500, .quarantines = 2, .retests_failed = 6,
+		.returns_to_service = 1, .reopens = 5, .read_errors = 4,
 	};
 	char line[1024];
 
@@ -49,7 +50,7 @@ static void test_source_line_carries_every_counter(void **state)
 	assert_non_null(strstr(line, "bytes read 101, blocks passed 7, failed 3 ("));
 	assert_non_null(strstr(line, "monobit 11"));
 	assert_non_null(strstr(line, "bits credited 9001, bytes to sink 17500, bytes mixed 2500, "
-				     "quarantines 2, reopens 5, read errors 4"));
+				     "quarantines 2, re-tests failed 6, returns to service 1, reopens 5, read errors 4"));
 	for (int t = 0; t < FIPS_TEST_MAX; t++)
 		assert_non_null(strstr(line, fips_test_name((enum fips_test)t)));
 }
@@ -97,7 +98,7 @@ static void test_prometheus_file_is_complete_and_escaped(void **state)
 {
 	char dir[] = "/tmp/test_stats.XXXXXX", path[64], tmp[72];
 	struct rngd_source_stats a = { .bytes_read = 2504, .blocks_passed = 1, .bits_credited = 10000 };
-	struct rngd_source_stats b = { .blocks_failed = 1 };
+	struct rngd_source_stats b = { .blocks_failed = 1, .retests_failed = 3, .returns_to_service = 2 };
 	const struct rngd_stats_entry e[] = {
 		{ .name = "hwrng", .st = &a, .state = "active" },
 		{ .name = "file \"x\\y\"\n", .st = &b, .state = "quarantined" },
@@ -117,6 +118,9 @@ static void test_prometheus_file_is_complete_and_escaped(void **state)
 	assert_non_null(strstr(text, "rngd_source_bytes_read_total{source=\"hwrng\"} 2504\n"));
 	assert_non_null(strstr(text, "rngd_source_bits_credited_total{source=\"hwrng\"} 10000\n"));
 	assert_non_null(strstr(text, "rngd_source_blocks_failed_total{source=\"file \\\"x\\\\y\\\"\\n\"} 1\n"));
+	assert_non_null(strstr(text, "rngd_source_retests_failed_total{source=\"file \\\"x\\\\y\\\"\\n\"} 3\n"));
+	assert_non_null(strstr(text, "rngd_source_returns_to_service_total{source=\"file \\\"x\\\\y\\\"\\n\"} 2\n"));
+	assert_non_null(strstr(text, "rngd_source_returns_to_service_total{source=\"hwrng\"} 0\n"));
 	assert_non_null(strstr(text, "rngd_source_test_failures_total{source=\"file \\\"x\\\\y\\\"\\n\",test=\"runs\"} 1\n"));
 	assert_non_null(strstr(text, "rngd_source_state{source=\"hwrng\",state=\"active\"} 1\n"));
 	assert_non_null(strstr(text, "rngd_sink_bits_credited_total{sink=\"kernel\"} 256\n"));
