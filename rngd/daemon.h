@@ -76,8 +76,11 @@ void rngd_daemon_watch_hwrng(struct rngd *d);
 void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o);
 /* The socket, its reserve and the sharing sink, as root; 0 or -errno (logged). */
 int rngd_daemon_open_egd(struct rngd *d);
-/* Once the loop exists: its wake fd to the reserve, its statistics hooks. */
+/* Once the loop exists: its wake fd to the reserve, the served-bytes count. */
 void rngd_daemon_egd_attach(struct rngd *d);
+/* The EGD server's and the sharing sink's lines after the loop's own
+ * (SIGUSR1: why "stats"; exit: "summary"); nothing without --egd-socket. */
+void rngd_daemon_log_egd_stats(struct rngd *d, const char *why);
 
 /* rngd/daemon_checks.c: each returns an exit code, 0 if fine. */
 int rngd_daemon_lock_pidfile(struct rngd *d);

@@ -24,10 +24,10 @@ static uint64_t egd_served(void *ctx)
 	return egd_server_bytes_served(&d->egd);
 }
 
-static void log_egd_stats(void *ctx, const char *why)
+void rngd_daemon_log_egd_stats(struct rngd *d, const char *why)
 {
-	struct rngd *d = ctx;
-
+	if (!d->egd_open)
+		return;
 	egd_server_log_stats(&d->egd, why);
 	rngd_log(&d->log, LOG_NOTICE, "egd",
 		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 " (condensed from %" PRIu64
@@ -76,5 +76,5 @@ void rngd_daemon_egd_attach(struct rngd *d)
 	/* The reserve wakes the loop when it wants bytes again. */
 	egd_reserve_set_want_wake(&d->egd_reserve, rngd_loop_wake_fd(&d->loop));
 	/* What the host's pool took is counted by the sink inside. */
-	rngd_loop_set_egd(&d->loop, log_egd_stats, egd_served, d, d->sink_open ? &d->sink : NULL);
+	rngd_loop_set_egd(&d->loop, egd_served, d, d->sink_open ? &d->sink : NULL);
 }

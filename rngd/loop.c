@@ -120,12 +120,11 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	return 0;
 }
 
-void rngd_loop_set_egd(struct rngd_loop *l, void (*log_stats_extra)(void *ctx, const char *why),
-		       uint64_t (*bytes_served)(void *ctx), void *ctx, struct rng_sink *host_sink)
+void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx), void *ctx,
+		       struct rng_sink *host_sink)
 {
-	l->log_stats_extra = log_stats_extra;
-	l->log_stats_ctx = ctx;
 	l->egd_bytes_served = bytes_served;
+	l->egd_ctx = ctx;
 	l->host_sink = host_sink;
 }
 
@@ -206,11 +205,11 @@ static void reopen_all(struct rngd_loop *l)
 		rngd_slot_wake(&l->slots[i]);
 }
 
-/* Returns whether a SIGHUP asked for a reload. */
-static bool handle_signals(struct rngd_loop *l)
+/* Returns the RNGD_LOOP_WANTS_* bits the signals ask of the caller. */
+static int handle_signals(struct rngd_loop *l)
 {
 	struct signalfd_siginfo si;
-	bool reload = false;
+	int wants = 0;
 
 	while (read(l->signal_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		switch (si.ssi_signo) {
@@ -222,16 +221,17 @@ static bool handle_signals(struct rngd_loop *l)
 			break;
 		case SIGUSR1:
 			rngd_loop_log_stats(l, "stats");
+			wants |= RNGD_LOOP_WANTS_STATS;
 			break;
 		case SIGHUP:
 			rngd_log(l->log, LOG_NOTICE, "rngd", "SIGHUP: re-reading the configuration, re-opening sources");
-			reload = true;
+			wants |= RNGD_LOOP_WANTS_RELOAD;
 			break;
 		default:
 			break;
 		}
 	}
-	return reload;
+	return wants;
 }
 
 int rngd_loop_run(struct rngd_loop *l)
@@ -247,8 +247,9 @@ int rngd_loop_run(struct rngd_loop *l)
 			return RNGD_EXIT_FAILURE;
 		}
 		l->running = true;
-	} else {
-		/* Running still: the last call returned RNGD_LOOP_RELOAD. */
+	} else if (l->reopen_on_resume) {
+		/* Running still: the last call returned with a reload asked. */
+		l->reopen_on_resume = false;
 		reopen_all(l);
 	}
 
@@ -256,12 +257,14 @@ int rngd_loop_run(struct rngd_loop *l)
 		uint64_t now, next, ask_at = RNG_SINK_NEVER;
 		size_t demand;
 		int timeout;
-		bool reload = handle_signals(l);
+		int wants = handle_signals(l);
 
 		if (l->stopping)
 			break;
-		if (reload)
-			return RNGD_LOOP_RELOAD;
+		if (wants) {
+			l->reopen_on_resume = wants & RNGD_LOOP_WANTS_RELOAD;
+			return -wants;
+		}
 		now = rngd_now_ms();
 		next = rngd_loop_jobs_run(l, &l->jobs, now);
 		rngd_flow_resume_due_retests(l, now);

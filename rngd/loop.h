@@ -116,11 +116,11 @@ struct rngd_loop {
 	 * whose counters say what the kernel took; NULL with -o none. */
 	struct rng_sink *host_sink;
 	struct hwrng_watch *hwrng_watch; /* NULL unless a hwrng source runs */
-	/* More lines for SIGUSR1 and the summary (the EGD server's clients). */
-	void (*log_stats_extra)(void *ctx, const char *why);
-	void *log_stats_ctx;
-	/* Bytes served to EGD clients so far (NULL: no EGD socket). */
+	/* Bytes served to EGD clients so far (NULL: no EGD socket): asked
+	 * on the loop's own schedule (stats file, STATUS=), so a query, not
+	 * something a return value could carry. */
 	uint64_t (*egd_bytes_served)(void *ctx);
+	void *egd_ctx;
 
 	int signal_fd, event_fd;
 	/* Readable once the readers must stop: polled beside a source's fd,
@@ -128,7 +128,8 @@ struct rngd_loop {
 	int stop_fd;
 	bool stopping;
 	bool running;                  /* the readers run: rngd_loop_run() returned
-					* RNGD_LOOP_RELOAD and resumes */
+					* RNGD_LOOP_RELOAD or _STATS and resumes */
+	bool reopen_on_resume;         /* it returned with a reload asked */
 	struct rngd_loop_jobs jobs;
 
 	/* The block being handed to the sink, maybe over several writes. */
@@ -161,11 +162,11 @@ void rngd_loop_signal_set(sigset_t *set);
 int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
 		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
 
-/* The EGD server's hooks: more lines for SIGUSR1 and the summary, and
- * the bytes served to its clients so far; @host_sink is the host's own
- * sink inside the EGD sharing sink (NULL with -o none). */
-void rngd_loop_set_egd(struct rngd_loop *l, void (*log_stats_extra)(void *ctx, const char *why),
-		       uint64_t (*bytes_served)(void *ctx), void *ctx, struct rng_sink *host_sink);
+/* The EGD server's count of bytes served to its clients so far, for the
+ * sink's counters; @host_sink is the host's own sink inside the EGD
+ * sharing sink (NULL with -o none). */
+void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx), void *ctx,
+		       struct rng_sink *host_sink);
 /* The hwrng device watch to poll and wake the loop (NULL: none). */
 void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w);
 /* An eventfd that wakes the loop when written (for the EGD reserve). */
@@ -178,15 +179,24 @@ void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cf
  * Returns how many are usable now (open, or retrying a FIFO/device). */
 size_t rngd_loop_open_sources(struct rngd_loop *l);
 
-/* What rngd_loop_run() returns on SIGHUP, beside the exit codes. */
-#define RNGD_LOOP_RELOAD (-1)
+/*
+ * What rngd_loop_run() returns beside the exit codes (>= 0): the
+ * negative of the RNGD_LOOP_WANTS_* bits the signals since the last call
+ * asked for, with the readers still running. RNGD_LOOP_RELOAD (SIGHUP):
+ * re-read the configuration (rngd_loop_set_config()); RNGD_LOOP_STATS
+ * (SIGUSR1): the loop has logged its counters, the caller adds what the
+ * loop does not own (the EGD server's). Both in one call: -(1 | 2).
+ */
+#define RNGD_LOOP_WANTS_RELOAD 1
+#define RNGD_LOOP_WANTS_STATS 2
+#define RNGD_LOOP_RELOAD (-RNGD_LOOP_WANTS_RELOAD)
+#define RNGD_LOOP_STATS (-RNGD_LOOP_WANTS_STATS)
 
 /*
  * Start the reader threads, run until SIGTERM/SIGINT, stop the threads
- * and log the summary; returns an exit code (enum rngd_exit). On SIGHUP
- * it returns RNGD_LOOP_RELOAD with the readers still running: the caller
- * re-reads its configuration (rngd_loop_set_config()) and calls it
- * again, which re-opens every source and goes on.
+ * and log the summary; returns an exit code (enum rngd_exit), or, with the
+ * readers running, what a signal asks of the caller (above). Calling it
+ * again goes on, after re-opening every source if a reload was asked.
  */
 int rngd_loop_run(struct rngd_loop *l);
 

@@ -47,7 +47,7 @@ static void refresh_sink_stats(struct rngd_loop *l)
 	st->bytes_after_ready = c.bytes_after_ready;
 	st->reseeds = c.reseeds;
 	st->egd = l->egd_bytes_served != NULL;
-	st->egd_bytes_served = st->egd ? l->egd_bytes_served(l->log_stats_ctx) : 0;
+	st->egd_bytes_served = st->egd ? l->egd_bytes_served(l->egd_ctx) : 0;
 }
 
 void rngd_slot_sync_counters(struct rngd_slot *s)
@@ -76,8 +76,6 @@ void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
 	refresh_sink_stats(l);
 	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
 	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->ops->name, line);
-	if (l->log_stats_extra)
-		l->log_stats_extra(l->log_stats_ctx, why);
 }
 
 static void write_stats_file(struct rngd_loop *l, uint64_t now)

@@ -321,9 +321,13 @@ static int run(struct rngd *d)
 	rngd_startup_watch_park(&d->watch);
 	if (d->egd_open && egd_server_start(&d->egd) < 0)
 		return RNGD_EXIT_FAILURE;
-	while ((r = rngd_loop_run(&d->loop)) == RNGD_LOOP_RELOAD)
-		if (reload(d) < 0)
+	while ((r = rngd_loop_run(&d->loop)) < 0) {
+		if (-r & RNGD_LOOP_WANTS_STATS)
+			rngd_daemon_log_egd_stats(d, "stats");
+		if ((-r & RNGD_LOOP_WANTS_RELOAD) && reload(d) < 0)
 			rngd_log(&d->log, LOG_WARNING, "rngd", "configuration not reloaded; keeping the old one");
+	}
+	rngd_daemon_log_egd_stats(d, "summary");
 	notify_stopping();
 	return r;
 }

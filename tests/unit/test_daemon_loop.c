@@ -689,6 +689,46 @@ static void test_sighup_returns_reload_and_resume_reopens(void **state)
 	free_slot(slot);
 }
 
+/* SIGUSR1: the loop logs its own counters and returns RNGD_LOOP_STATS, so
+ * the caller can add the lines it owns; the resume goes on without
+ * re-opening anything (only a reload re-opens). */
+static void test_sigusr1_returns_stats_and_resume_keeps_sources(void **state)
+{
+	const struct signal_later usr1 = { SIGUSR1, 100 }, term = { SIGTERM, 200 };
+	struct fake_sink fs = { .demand = 0 };
+	struct rng_sink sink = { &fake_sink_ops, &fs };
+	struct fake_source src = { .state = 0x9E3779B97F4A7C15ULL };
+	struct rngd_loop_config cfg;
+	struct rngd_slot *slot = calloc(1, sizeof(*slot));
+	struct rngd_log log;
+	struct rngd_loop loop;
+	pthread_t t;
+
+	(void)state;
+	assert_non_null(slot);
+	default_cfg(&cfg);
+	assert_int_equal(rng_source_init(&slot->src, &fake_ops), 0);
+	slot->src.priv = &src;
+	slot->enabled = true;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slot, 1, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(&loop), 1);
+
+	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&usr1), 0);
+	assert_int_equal(rngd_loop_run(&loop), RNGD_LOOP_STATS);
+	(void)pthread_join(t, NULL);
+	assert_true(slot->started);
+
+	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&term), 0);
+	assert_int_equal(rngd_loop_run(&loop), RNGD_EXIT_OK);
+	(void)pthread_join(t, NULL);
+	/* Opened once at start; closed once at exit, never re-opened. */
+	assert_int_equal(__atomic_load_n(&src.opens, __ATOMIC_SEQ_CST), 1);
+	rngd_loop_destroy(&loop);
+	rngd_log_close(&log);
+	free_slot(slot);
+}
+
 /* A reload's settings replace the loop's, but -t stays as the loop
  * started either way: its sink was chosen for it. */
 static void test_set_config_keeps_test_mode(void **state)
@@ -740,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_credited_first_while_filling),
 		cmocka_unit_test(test_set_config_keeps_test_mode),
 		cmocka_unit_test(test_sighup_returns_reload_and_resume_reopens),
+		cmocka_unit_test(test_sigusr1_returns_stats_and_resume_keeps_sources),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
