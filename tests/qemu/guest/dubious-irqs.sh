@@ -1,5 +1,5 @@
 # Guest half of tests/qemu/scenarios/dubious-irqs.sh (kernel-patches
-# 0002-0004, IRQF_SAMPLE_DUBIOUS): the e1000 interrupt count from
+# 0002-0004, 0007-0008, IRQF_SAMPLE_DUBIOUS): the NIC's interrupt count from
 # /proc/interrupts against the random core's counters under
 # /proc/sys/kernel/random, while the host sends raw frames to the NIC.
 # deps-lint: guest (runs inside the QEMU guest: commands come from its image)
@@ -11,21 +11,43 @@ if [ -z "$FLOOD_RATE" ]; then
 fi
 R=/proc/sys/kernel/random
 NIC=eth0
-# Interrupts of the NIC's line, summed over CPUs; -1 if it has none.
+# A virtio-* boot has a virtio-net NIC, any other an e1000; MODE is the
+# boot without the NIC's prefix. e1000 has one line, named after the
+# interface; virtio-net one per virtqueue (virtio0-input.0, ...) with
+# MSI-X, or the device's one shared line (virtio0) without; its
+# configuration-change line (virtio0-config) is not the NIC's traffic and
+# counts among the others.
+MODE=${VARIANT#virtio-}
+case $VARIANT in
+virtio-*)
+	NIC_LABEL=virtio-net
+	NIC_IRQ_RE='^virtio[0-9]+(-input[.][0-9]+|-output[.][0-9]+|-virtqueues)?,?$'
+	;;
+*)
+	NIC_LABEL=e1000
+	NIC_IRQ_RE="^$NIC,?\$"
+	;;
+esac
+# Interrupts of the NIC's lines, summed over lines and CPUs; -1 if it has
+# none.
 nic_irqs() {
-	awk -v nic="$NIC" '
-		{ for (i = 2; i <= NF; i++) if ($i == nic || $i == nic ",") found = 1 }
-		found { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s; exit }
-		END { if (!found) print -1 }' /proc/interrupts
+	awk -v re="$NIC_IRQ_RE" '
+		$1 ~ /^[0-9]+:$/ {
+			for (i = 2; i <= NF; i++) if ($i ~ re) break
+			if (i > NF) next
+			found = 1
+			for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+		}
+		END { print found ? s : -1 }' /proc/interrupts
 }
 # Interrupts of every other numbered line, summed over CPUs: each of them
 # went through add_interrupt_randomness() (an upper bound: a spurious one
 # is counted here without being mixed). The LAPIC timer and IPIs have no
 # number and never reach the fast pool.
 other_irqs() {
-	awk -v nic="$NIC" '
+	awk -v re="$NIC_IRQ_RE" '
 		$1 ~ /^[0-9]+:$/ {
-			for (i = 2; i <= NF; i++) if ($i == nic || $i == nic ",") next
+			for (i = 2; i <= NF; i++) if ($i ~ re) next
 			for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
 		}
 		END { print s + 0 }' /proc/interrupts
@@ -70,7 +92,7 @@ fi
 sleep 1
 
 want=0
-[ "$VARIANT" = credit ] && want=1
+[ "$MODE" = credit ] && want=1
 switch=$(cat $R/credit_dubious_irqs)
 if [ "$switch" = "$want" ]; then
 	result switch PASS "kernel.random.credit_dubious_irqs=$switch on a '$VARIANT' boot"
@@ -100,7 +122,7 @@ esac
 set -- $(counters)
 irq0=$1 mixed0=$2 dub0=$3 other0=$4 ent0=$5 oirq0=$6
 t0=$(uptime_s)
-if [ "$VARIANT" = flood ]; then
+if [ "$MODE" = flood ]; then
 	# Pre-ready, as fast as the host can send, with other interrupts
 	# trickling in: the case in which a flood used to buy credit.
 	start_trickle
@@ -119,14 +141,14 @@ secs=$(ceil_s "$(fsub "$t1" "$t0")")
 # plus the one-bit minimum of each batch, at most one batch a second
 # (+1 for the batch under way) unless 1024 other interrupts force one.
 bound=$((doirq / 64 + secs + 1 + doirq / 1024))
-figures="in ${secs} s: e1000 irqs +$dirq, other irqs +$doirq, entropy_avail +$dent (bound $bound), dubious_irqs_mixed +$dmixed, irq_credit_bits_dubious +$ddub, irq_credit_bits_other +$dother"
+figures="in ${secs} s: $NIC_LABEL irqs +$dirq, other irqs +$doirq, entropy_avail +$dent (bound $bound), dubious_irqs_mixed +$dmixed, irq_credit_bits_dubious +$ddub, irq_credit_bits_other +$dother"
 echo "$SCENARIO: $figures"
 bench ${VARIANT}-figures "$figures"
 
 if [ "$dirq" -ge 100 ]; then
-	result e1000-irqs PASS "+$dirq $NIC interrupts while the host sent frames"
+	result nic-irqs PASS "+$dirq $NIC_LABEL ($NIC) interrupts while the host sent frames"
 else
-	result e1000-irqs FAIL "only +$dirq $NIC interrupts: the frames did not reach the guest"
+	result nic-irqs FAIL "only +$dirq $NIC_LABEL ($NIC) interrupts: the frames did not reach the guest"
 fi
 # The fast pool hands its counts over at most once a second (or per 1024
 # interrupts), so the counter may lag the NIC by one batch, never lead it.
@@ -139,7 +161,7 @@ if pool_ready; then
 	result still-pre-ready FAIL "the pool became ready during the traffic (entropy_avail $ent0 -> $ent1): credit ran away"
 fi
 
-case $VARIANT in
+case $MODE in
 credit)
 	if [ "$ddub" -gt 0 ] && [ "$ddub" -le "$dmixed" ]; then
 		result dubious-credited PASS "sysctl.kernel.random.credit_dubious_irqs=1: +$ddub bits from +$dmixed dubious interrupts"
@@ -151,9 +173,9 @@ default|flood)
 	# The pool itself (entropy_avail is the input pool's credit before it
 	# is ready) against what the other interrupts alone can earn.
 	if [ "$dent" -le "$bound" ] && [ "$dent" -eq "$dother" ]; then
-		result pool-credit-$VARIANT PASS "entropy_avail +$dent <= $bound from +$doirq other interrupts while +$dirq e1000 interrupts came; equals irq_credit_bits_other +$dother"
+		result pool-credit-$VARIANT PASS "entropy_avail +$dent <= $bound from +$doirq other interrupts while +$dirq $NIC_LABEL interrupts came; equals irq_credit_bits_other +$dother"
 	else
-		result pool-credit-$VARIANT FAIL "entropy_avail +$dent, bound $bound from +$doirq other interrupts, irq_credit_bits_other +$dother, +$dirq e1000 interrupts"
+		result pool-credit-$VARIANT FAIL "entropy_avail +$dent, bound $bound from +$doirq other interrupts, irq_credit_bits_other +$dother, +$dirq $NIC_LABEL interrupts"
 	fi
 	;;
 esac
@@ -168,9 +190,9 @@ if [ "$VARIANT" = default ]; then
 	echo 0 > $R/credit_dubious_irqs
 	d2irq=$(($1 - irq2)) d2mixed=$(($2 - mixed2)) d2dub=$(($3 - dub2))
 	if [ "$d2dub" -gt 0 ] && [ "$d2dub" -le "$d2mixed" ]; then
-		result sysctl-switch PASS "credit_dubious_irqs=1 at run time: +$d2dub bits from +$d2mixed dubious interrupts (+$d2irq e1000 irqs)"
+		result sysctl-switch PASS "credit_dubious_irqs=1 at run time: +$d2dub bits from +$d2mixed dubious interrupts (+$d2irq $NIC_LABEL irqs)"
 	else
-		result sysctl-switch FAIL "credit_dubious_irqs=1 at run time: +$d2dub bits from +$d2mixed dubious interrupts (+$d2irq e1000 irqs)"
+		result sysctl-switch FAIL "credit_dubious_irqs=1 at run time: +$d2dub bits from +$d2mixed dubious interrupts (+$d2irq $NIC_LABEL irqs)"
 	fi
 	# Once the pool is ready the counters must go on: make it ready the
 	# way any blocking reader would (a read of /dev/random makes the
@@ -185,9 +207,9 @@ if [ "$VARIANT" = default ]; then
 		set -- $(counters)
 		d3irq=$(($1 - irq3)) d3mixed=$(($2 - mixed3))
 		if [ "$d3mixed" -gt 0 ] && [ $((d3mixed * 2)) -ge "$d3irq" ]; then
-			result counters-after-ready PASS "pool ready ($out): dubious_irqs_mixed +$d3mixed for +$d3irq e1000 interrupts"
+			result counters-after-ready PASS "pool ready ($out): dubious_irqs_mixed +$d3mixed for +$d3irq $NIC_LABEL interrupts"
 		else
-			result counters-after-ready FAIL "pool ready ($out): dubious_irqs_mixed +$d3mixed for +$d3irq e1000 interrupts: the counters stopped"
+			result counters-after-ready FAIL "pool ready ($out): dubious_irqs_mixed +$d3mixed for +$d3irq $NIC_LABEL interrupts: the counters stopped"
 		fi
 	else
 		result counters-after-ready FAIL "could not make the pool ready: $out"
