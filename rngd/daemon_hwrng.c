@@ -14,7 +14,8 @@
 static struct rngd_slot *hwrng_slot(struct rngd *d)
 {
 	for (size_t i = 0; i < d->n_slots; i++)
-		if (d->slots[i].src.ops == &rng_source_hwrng_ops && d->slots[i].enabled)
+		if (rngd_slot_source(&d->slots[i])->ops == &rng_source_hwrng_ops &&
+		    rngd_slot_enabled(&d->slots[i]))
 			return &d->slots[i];
 	return NULL;
 }
@@ -30,7 +31,7 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	if (!hw || !rngd_slot_is_open(hw) || !d->sink_is_kernel)
 		return;
 	if (!d->opts.take_credit) {
-		rngd_log(&d->log, LOG_INFO, hw->src.name, "--no-take-credit: the kernel's rng_quality left alone");
+		rngd_log(&d->log, LOG_INFO, rngd_slot_source(hw)->name, "--no-take-credit: the kernel's rng_quality left alone");
 		return;
 	}
 	/* Held until hwq_taken says what the stop callback must restore. */
@@ -38,13 +39,13 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs, state_dir);
 	if (r == -EBUSY) {
 		rngd_daemon_unlock(d);
-		rngd_log(&d->log, LOG_WARNING, hw->src.name,
+		rngd_log(&d->log, LOG_WARNING, rngd_slot_source(hw)->name,
 			 "another rngd holds the rng_quality record in %s and gates rng_quality: "
 			 "this one leaves rng_quality alone", state_dir);
 		return;
 	}
 	if (r < 0) {
-		rngd_log(&d->log, LOG_WARNING, hw->src.name,
+		rngd_log(&d->log, LOG_WARNING, rngd_slot_source(hw)->name,
 			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
 			 strerror(-r));
 		rngd_daemon_unlock(d);
@@ -52,7 +53,7 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	}
 	d->hwq_taken = true;
 	rngd_daemon_unlock(d);
-	rngd_log(&d->log, LOG_NOTICE, hw->src.name, "%s",
+	rngd_log(&d->log, LOG_NOTICE, rngd_slot_source(hw)->name, "%s",
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
 }
 
@@ -69,7 +70,7 @@ void rngd_daemon_watch_hwrng(struct rngd *d)
 	rngd_loop_set_hwrng_watch(&d->loop, &d->hwrng_watch);
 	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
 	 * is for good, and its reader re-opens with back-off. */
-	rngd_slot_set_device_events(hw, hwrng_source_follows_device(&hw->src));
+	rngd_slot_set_device_events(hw, hwrng_source_follows_device(rngd_slot_source(hw)));
 }
 
 /* HRNGSELECT (--defaults-file): written to rng_current before any source

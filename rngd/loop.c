@@ -128,6 +128,16 @@ void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx),
 	l->host_sink = host_sink;
 }
 
+const struct rng_source *rngd_slot_source(const struct rngd_slot *s)
+{
+	return &s->src;
+}
+
+bool rngd_slot_enabled(const struct rngd_slot *s)
+{
+	return s->enabled;
+}
+
 void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w)
 {
 	l->hwrng_watch = w;

@@ -206,6 +206,10 @@ void rngd_loop_destroy(struct rngd_loop *l);
 void rngd_loop_log_stats(struct rngd_loop *l, const char *why);
 
 const char *rngd_slot_state_name(enum rngd_slot_state s);
+/* A slot's source and whether it runs (not left out by -x, -n or the
+ * configuration): the daemon's files read these, never a slot's fields. */
+const struct rng_source *rngd_slot_source(const struct rngd_slot *s);
+bool rngd_slot_enabled(const struct rngd_slot *s);
 enum rngd_slot_state rngd_slot_state(struct rngd_slot *s);
 
 /* Reset @slot's gate (a new device behind the same source). */

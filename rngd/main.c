@@ -225,9 +225,9 @@ static void log_compat_notes(struct rngd *d)
 	for (size_t i = 0; i < d->opts.n_notes; i++)
 		rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
 	for (size_t i = 0; i < d->n_slots; i++) {
-		const struct rng_source *s = &d->slots[i].src;
+		const struct rng_source *s = rngd_slot_source(&d->slots[i]);
 
-		if (d->slots[i].enabled && s->entropy_per_bit != s->ops->default_entropy_per_bit)
+		if (rngd_slot_enabled(&d->slots[i]) && s->entropy_per_bit != s->ops->default_entropy_per_bit)
 			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (default %.3f)",
 				 s->entropy_per_bit, s->ops->default_entropy_per_bit);
 	}
@@ -289,6 +289,7 @@ static int run(struct rngd *d)
 	if (d->opts.egd_socket && rngd_daemon_open_egd(d) < 0)
 		return RNGD_EXIT_FAILURE;
 	loop_config_from(&lc, &d->opts);
+	d->loop_begun = true;
 	r = rngd_loop_init(&d->loop, &d->log, d->egd_open ? &d->egd_sink : &d->sink, d->slots,
 			   d->n_slots, &lc);
 	if (r < 0) {
@@ -411,7 +412,7 @@ int main(int argc, char *argv[])
 		d.egd_sink.ops->close(&d.egd_sink);
 		egd_reserve_destroy(&d.egd_reserve);
 	}
-	if (d.loop.log)
+	if (d.loop_begun)
 		rngd_loop_destroy(&d.loop);
 	if (d.sink_open)
 		d.sink.ops->close(&d.sink);
