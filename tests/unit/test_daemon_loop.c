@@ -647,46 +647,72 @@ static void *send_signal_later(void *arg)
 	return NULL;
 }
 
+/* One slot with a fake source and a sink that wants nothing, for the tests
+ * that drive rngd_loop_run() call by call with signals. */
+struct signal_run {
+	struct fake_sink fs;
+	struct rng_sink sink;
+	struct fake_source src;
+	struct rngd_slot *slot;
+	struct rngd_log log;
+	struct rngd_loop loop;
+};
+
+static void signal_run_init(struct signal_run *r)
+{
+	struct rngd_loop_config cfg;
+
+	memset(r, 0, sizeof(*r));
+	r->sink = (struct rng_sink){ &fake_sink_ops, &r->fs };
+	r->src.state = 0x9E3779B97F4A7C15ULL;
+	r->slot = calloc(1, sizeof(*r->slot));
+	assert_non_null(r->slot);
+	default_cfg(&cfg);
+	assert_int_equal(rng_source_init(&r->slot->src, &fake_ops), 0);
+	r->slot->src.priv = &r->src;
+	r->slot->enabled = true;
+	rngd_log_init(&r->log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_init(&r->loop, &r->log, &r->sink, r->slot, 1, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(&r->loop), 1);
+	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
+}
+
+/* One rngd_loop_run() call, @sig sent to the process @ms after it began. */
+static int signal_run_call(struct signal_run *r, int sig, long ms)
+{
+	const struct signal_later sl = { sig, ms };
+	pthread_t t;
+	int ret;
+
+	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&sl), 0);
+	ret = rngd_loop_run(&r->loop);
+	(void)pthread_join(t, NULL);
+	return ret;
+}
+
+static void signal_run_done(struct signal_run *r)
+{
+	rngd_loop_destroy(&r->loop);
+	rngd_log_close(&r->log);
+	free_slot(r->slot);
+}
+
 /* SIGHUP hands the reload to the caller by a return value; the readers
  * keep running, and the next call re-opens every source and goes on. */
 static void test_sighup_returns_reload_and_resume_reopens(void **state)
 {
-	const struct signal_later hup = { SIGHUP, 100 }, term = { SIGTERM, 200 };
-	struct fake_sink fs = { .demand = 0 };
-	struct rng_sink sink = { &fake_sink_ops, &fs };
-	struct fake_source src = { .state = 0x9E3779B97F4A7C15ULL };
-	struct rngd_loop_config cfg;
-	struct rngd_slot *slot = calloc(1, sizeof(*slot));
-	struct rngd_log log;
-	struct rngd_loop loop;
-	pthread_t t;
+	struct signal_run r;
 
 	(void)state;
-	assert_non_null(slot);
-	default_cfg(&cfg);
-	assert_int_equal(rng_source_init(&slot->src, &fake_ops), 0);
-	slot->src.priv = &src;
-	slot->enabled = true;
-	rngd_log_init(&log, true, LOG_CRIT);
-	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slot, 1, &cfg), 0);
-	assert_int_equal(rngd_loop_open_sources(&loop), 1);
-	assert_int_equal(__atomic_load_n(&src.opens, __ATOMIC_SEQ_CST), 1);
-
-	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&hup), 0);
-	assert_int_equal(rngd_loop_run(&loop), RNGD_LOOP_RELOAD);
-	(void)pthread_join(t, NULL);
-	assert_true(slot->started);
-	assert_int_equal(__atomic_load_n(&src.closes, __ATOMIC_SEQ_CST), 0);
-
-	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&term), 0);
-	assert_int_equal(rngd_loop_run(&loop), RNGD_EXIT_OK);
-	(void)pthread_join(t, NULL);
+	signal_run_init(&r);
+	assert_int_equal(signal_run_call(&r, SIGHUP, 100), RNGD_LOOP_RELOAD);
+	assert_true(r.slot->started);
+	assert_int_equal(__atomic_load_n(&r.src.closes, __ATOMIC_SEQ_CST), 0);
+	assert_int_equal(signal_run_call(&r, SIGTERM, 200), RNGD_EXIT_OK);
 	/* The reader re-opened on the resume, not on the signal itself. */
-	assert_true(__atomic_load_n(&src.opens, __ATOMIC_SEQ_CST) >= 2);
-	assert_true(__atomic_load_n(&src.closes, __ATOMIC_SEQ_CST) >= 1);
-	rngd_loop_destroy(&loop);
-	rngd_log_close(&log);
-	free_slot(slot);
+	assert_true(__atomic_load_n(&r.src.opens, __ATOMIC_SEQ_CST) >= 2);
+	assert_true(__atomic_load_n(&r.src.closes, __ATOMIC_SEQ_CST) >= 1);
+	signal_run_done(&r);
 }
 
 /* SIGUSR1: the loop logs its own counters and returns RNGD_LOOP_STATS, so
@@ -694,39 +720,16 @@ static void test_sighup_returns_reload_and_resume_reopens(void **state)
  * re-opening anything (only a reload re-opens). */
 static void test_sigusr1_returns_stats_and_resume_keeps_sources(void **state)
 {
-	const struct signal_later usr1 = { SIGUSR1, 100 }, term = { SIGTERM, 200 };
-	struct fake_sink fs = { .demand = 0 };
-	struct rng_sink sink = { &fake_sink_ops, &fs };
-	struct fake_source src = { .state = 0x9E3779B97F4A7C15ULL };
-	struct rngd_loop_config cfg;
-	struct rngd_slot *slot = calloc(1, sizeof(*slot));
-	struct rngd_log log;
-	struct rngd_loop loop;
-	pthread_t t;
+	struct signal_run r;
 
 	(void)state;
-	assert_non_null(slot);
-	default_cfg(&cfg);
-	assert_int_equal(rng_source_init(&slot->src, &fake_ops), 0);
-	slot->src.priv = &src;
-	slot->enabled = true;
-	rngd_log_init(&log, true, LOG_CRIT);
-	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slot, 1, &cfg), 0);
-	assert_int_equal(rngd_loop_open_sources(&loop), 1);
-
-	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&usr1), 0);
-	assert_int_equal(rngd_loop_run(&loop), RNGD_LOOP_STATS);
-	(void)pthread_join(t, NULL);
-	assert_true(slot->started);
-
-	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&term), 0);
-	assert_int_equal(rngd_loop_run(&loop), RNGD_EXIT_OK);
-	(void)pthread_join(t, NULL);
-	/* Opened once at start; closed once at exit, never re-opened. */
-	assert_int_equal(__atomic_load_n(&src.opens, __ATOMIC_SEQ_CST), 1);
-	rngd_loop_destroy(&loop);
-	rngd_log_close(&log);
-	free_slot(slot);
+	signal_run_init(&r);
+	assert_int_equal(signal_run_call(&r, SIGUSR1, 100), RNGD_LOOP_STATS);
+	assert_true(r.slot->started);
+	assert_int_equal(signal_run_call(&r, SIGTERM, 200), RNGD_EXIT_OK);
+	/* Opened once at start, never again. */
+	assert_int_equal(__atomic_load_n(&r.src.opens, __ATOMIC_SEQ_CST), 1);
+	signal_run_done(&r);
 }
 
 /* A reload's settings replace the loop's, but -t stays as the loop
