@@ -26,12 +26,14 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 {
 	struct rngd_slot *hw = hwrng_slot(d);
 	const char *state_dir = d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR;
+	const char *who;
 	int r;
 
 	if (!hw || !rngd_slot_is_open(hw) || !d->sink_is_kernel)
 		return;
+	who = rngd_slot_source(hw)->name;
 	if (!d->opts.take_credit) {
-		rngd_log(&d->log, LOG_INFO, rngd_slot_source(hw)->name, "--no-take-credit: the kernel's rng_quality left alone");
+		rngd_log(&d->log, LOG_INFO, who, "--no-take-credit: the kernel's rng_quality left alone");
 		return;
 	}
 	/* Held until hwq_taken says what the stop callback must restore. */
@@ -39,13 +41,13 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	r = hwrng_quality_take(&d->hwq, d->opts.hwrng_sysfs, state_dir);
 	if (r == -EBUSY) {
 		rngd_daemon_unlock(d);
-		rngd_log(&d->log, LOG_WARNING, rngd_slot_source(hw)->name,
+		rngd_log(&d->log, LOG_WARNING, who,
 			 "another rngd holds the rng_quality record in %s and gates rng_quality: "
 			 "this one leaves rng_quality alone", state_dir);
 		return;
 	}
 	if (r < 0) {
-		rngd_log(&d->log, LOG_WARNING, rngd_slot_source(hw)->name,
+		rngd_log(&d->log, LOG_WARNING, who,
 			 "cannot set rng_quality to 0 (%s): the kernel may credit the same bytes untested",
 			 strerror(-r));
 		rngd_daemon_unlock(d);
@@ -53,7 +55,7 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	}
 	d->hwq_taken = true;
 	rngd_daemon_unlock(d);
-	rngd_log(&d->log, LOG_NOTICE, rngd_slot_source(hw)->name, "%s",
+	rngd_log(&d->log, LOG_NOTICE, who, "%s",
 		 d->hwq.note[0] ? d->hwq.note : "rng_quality set to 0 while rngd gates /dev/hwrng");
 }
 
