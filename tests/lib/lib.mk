@@ -8,3 +8,5 @@ TESTS_LIB_ARGV = tests/lib/test_argv.c tests/lib/test_argv.h
 
 # fips/fips.h's constants for the shell tests (sourced; reads the header).
 EXTRA_DIST += tests/lib/fips-constants.sh
+# The cmocka tests' one main() (a header: RNGD_TEST_MAIN).
+EXTRA_DIST += tests/lib/test_main.h

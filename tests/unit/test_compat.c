@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/compat.h"
 #include "sources/source.h"
 #include "tests/lib/test_argv.h"
@@ -220,15 +222,10 @@ static void defaults_file(void **state)
 	rngd_options_free(&o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rhel_args),
-		cmocka_unit_test(indexes_keys_and_devices),
-		cmocka_unit_test(debian_personality),
-		cmocka_unit_test(rng_tools5_personality),
-		cmocka_unit_test(defaults_file),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(rhel_args),
+	cmocka_unit_test(indexes_keys_and_devices),
+	cmocka_unit_test(debian_personality),
+	cmocka_unit_test(rng_tools5_personality),
+	cmocka_unit_test(defaults_file)
+)

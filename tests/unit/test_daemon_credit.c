@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "fips/fips.h"
 #include "rngd/credit.h"
 #include "sources/source.h"
@@ -134,16 +136,11 @@ static void test_credit_fixed_is_never_raised(void **state)
 	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_credit_for_a_block),
-		cmocka_unit_test(test_credit_rejects_nonsense),
-		cmocka_unit_test(test_split_adds_up),
-		cmocka_unit_test(test_split_edges),
-		cmocka_unit_test(test_ceiling_caps_every_default),
-		cmocka_unit_test(test_credit_fixed_is_never_raised),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_credit_for_a_block),
+	cmocka_unit_test(test_credit_rejects_nonsense),
+	cmocka_unit_test(test_split_adds_up),
+	cmocka_unit_test(test_split_edges),
+	cmocka_unit_test(test_ceiling_caps_every_default),
+	cmocka_unit_test(test_credit_fixed_is_never_raised)
+)

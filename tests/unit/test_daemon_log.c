@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/log.h"
 
 static void test_burst_then_count(void **state)
@@ -93,14 +95,9 @@ static void test_level_change_while_logging(void **state)
 	rngd_log_close(&l);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_burst_then_count),
-		cmocka_unit_test(test_quiet_source_never_limited),
-		cmocka_unit_test(test_levels_filtered),
-		cmocka_unit_test(test_level_change_while_logging),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_burst_then_count),
+	cmocka_unit_test(test_quiet_source_never_limited),
+	cmocka_unit_test(test_levels_filtered),
+	cmocka_unit_test(test_level_change_while_logging)
+)

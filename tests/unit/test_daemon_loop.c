@@ -24,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/loop.h"
 
 /* ---- fake source ------------------------------------------------------ */
@@ -766,25 +768,20 @@ static void test_set_config_keeps_test_mode(void **state)
 	free(slots);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nothing_read_without_demand),
-		cmocka_unit_test(test_eio_closes_and_reopens),
-		cmocka_unit_test(test_stuck_reader_does_not_block_exit),
-		cmocka_unit_test(test_reader_waiting_on_fd_stops_on_its_own),
-		cmocka_unit_test(test_credit_split_over_steps),
-		cmocka_unit_test(test_mix_gives_zero_credit),
-		cmocka_unit_test(test_drop_quarantines),
-		cmocka_unit_test(test_quarantine_retests_and_return_are_counted),
-		cmocka_unit_test(test_open_failure_backs_off),
-		cmocka_unit_test(test_stalled_fifo_sink_sleeps),
-		cmocka_unit_test(test_queue_wiped),
-		cmocka_unit_test(test_credited_first_while_filling),
-		cmocka_unit_test(test_set_config_keeps_test_mode),
-		cmocka_unit_test(test_sighup_returns_reload_and_resume_reopens),
-		cmocka_unit_test(test_sigusr1_returns_stats_and_resume_keeps_sources),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_nothing_read_without_demand),
+	cmocka_unit_test(test_eio_closes_and_reopens),
+	cmocka_unit_test(test_stuck_reader_does_not_block_exit),
+	cmocka_unit_test(test_reader_waiting_on_fd_stops_on_its_own),
+	cmocka_unit_test(test_credit_split_over_steps),
+	cmocka_unit_test(test_mix_gives_zero_credit),
+	cmocka_unit_test(test_drop_quarantines),
+	cmocka_unit_test(test_quarantine_retests_and_return_are_counted),
+	cmocka_unit_test(test_open_failure_backs_off),
+	cmocka_unit_test(test_stalled_fifo_sink_sleeps),
+	cmocka_unit_test(test_queue_wiped),
+	cmocka_unit_test(test_credited_first_while_filling),
+	cmocka_unit_test(test_set_config_keeps_test_mode),
+	cmocka_unit_test(test_sighup_returns_reload_and_resume_reopens),
+	cmocka_unit_test(test_sigusr1_returns_stats_and_resume_keeps_sources)
+)

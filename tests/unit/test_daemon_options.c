@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/argv_scan.h"
 #include "rngd/options.h"
 #include "tests/lib/test_argv.h"
@@ -481,26 +483,21 @@ static void test_parse_uint_takes_digits_within_range_only(void **state)
 	assert_int_equal(v, 12);           /* untouched on error */
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_sets_the_documented_defaults),
-		cmocka_unit_test(test_parse_uint_takes_digits_within_range_only),
-		cmocka_unit_test(test_argv_scan_short_forms),
-		cmocka_unit_test(test_argv_scan_long_forms),
-		cmocka_unit_test(test_argv_scan_errors),
-		cmocka_unit_test(test_help_prints_the_defaults_in_effect),
-		cmocka_unit_test(test_every_option),
-		cmocka_unit_test(test_background_after_foreground),
-		cmocka_unit_test(test_bad_values),
-		cmocka_unit_test(test_usage_errors),
-		cmocka_unit_test(test_parse_twice),
-		cmocka_unit_test(test_config_values),
-		cmocka_unit_test(test_config_errors),
-		cmocka_unit_test(test_config_long_line),
-		cmocka_unit_test(test_missing_config),
-		cmocka_unit_test(test_command_line_overrides_config),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_init_sets_the_documented_defaults),
+	cmocka_unit_test(test_parse_uint_takes_digits_within_range_only),
+	cmocka_unit_test(test_argv_scan_short_forms),
+	cmocka_unit_test(test_argv_scan_long_forms),
+	cmocka_unit_test(test_argv_scan_errors),
+	cmocka_unit_test(test_help_prints_the_defaults_in_effect),
+	cmocka_unit_test(test_every_option),
+	cmocka_unit_test(test_background_after_foreground),
+	cmocka_unit_test(test_bad_values),
+	cmocka_unit_test(test_usage_errors),
+	cmocka_unit_test(test_parse_twice),
+	cmocka_unit_test(test_config_values),
+	cmocka_unit_test(test_config_errors),
+	cmocka_unit_test(test_config_long_line),
+	cmocka_unit_test(test_missing_config),
+	cmocka_unit_test(test_command_line_overrides_config)
+)

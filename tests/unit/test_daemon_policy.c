@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/policy.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -173,22 +175,17 @@ static void test_mix_failed_only_when_asked_and_allowed(void **state)
 	assert_true(rngd_policy_mix_failed(RNGD_ON_FAIL_MIX, false, false, true));    /* ready: no pace */
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pick_takes_the_highest_priority_ready_source),
-		cmocka_unit_test(test_pick_first_listed_wins_a_tie),
-		cmocka_unit_test(test_pick_none_ready),
-		cmocka_unit_test(test_pick_filling_prefers_credited),
-		cmocka_unit_test(test_pick_paces_zero_credit_blocks_while_filling),
-		cmocka_unit_test(test_quarantine_after_n_failures_in_a_row),
-		cmocka_unit_test(test_quarantine_off_with_zero),
-		cmocka_unit_test(test_retest_backoff_doubles_to_the_cap),
-		cmocka_unit_test(test_retest_backoff_does_not_overflow),
-		cmocka_unit_test(test_passing_retest_ends_the_quarantine),
-		cmocka_unit_test(test_reset_clears_the_record),
-		cmocka_unit_test(test_mix_failed_only_when_asked_and_allowed),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_pick_takes_the_highest_priority_ready_source),
+	cmocka_unit_test(test_pick_first_listed_wins_a_tie),
+	cmocka_unit_test(test_pick_none_ready),
+	cmocka_unit_test(test_pick_filling_prefers_credited),
+	cmocka_unit_test(test_pick_paces_zero_credit_blocks_while_filling),
+	cmocka_unit_test(test_quarantine_after_n_failures_in_a_row),
+	cmocka_unit_test(test_quarantine_off_with_zero),
+	cmocka_unit_test(test_retest_backoff_doubles_to_the_cap),
+	cmocka_unit_test(test_retest_backoff_does_not_overflow),
+	cmocka_unit_test(test_passing_retest_ends_the_quarantine),
+	cmocka_unit_test(test_reset_clears_the_record),
+	cmocka_unit_test(test_mix_failed_only_when_asked_and_allowed)
+)

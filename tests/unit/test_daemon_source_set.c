@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/source_set.h"
 #include "tests/lib/test_argv.h"
 
@@ -194,17 +196,12 @@ static void test_failed_reapply_changes_nothing(void **state)
 	rngd_source_set_free(s.slots, s.n);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_built_source_enabled_at_its_default_credit),
-		cmocka_unit_test(test_file_instances),
-		cmocka_unit_test(test_exclude_include_order),
-		cmocka_unit_test(test_source_options),
-		cmocka_unit_test(test_bad_selection_or_key_refused_with_its_reason),
-		cmocka_unit_test(test_reapply),
-		cmocka_unit_test(test_failed_reapply_changes_nothing),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_every_built_source_enabled_at_its_default_credit),
+	cmocka_unit_test(test_file_instances),
+	cmocka_unit_test(test_exclude_include_order),
+	cmocka_unit_test(test_source_options),
+	cmocka_unit_test(test_bad_selection_or_key_refused_with_its_reason),
+	cmocka_unit_test(test_reapply),
+	cmocka_unit_test(test_failed_reapply_changes_nothing)
+)

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/device_watch.h"
 
 /* A literal message and its length with the final NUL, as the kernel sends. */
@@ -134,13 +136,8 @@ static void test_drain_counts_and_filters(void **state)
 	(void)close(sv[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_relevant_subsystems),
-		cmocka_unit_test(test_malformed_ignored),
-		cmocka_unit_test(test_drain_counts_and_filters),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_relevant_subsystems),
+	cmocka_unit_test(test_malformed_ignored),
+	cmocka_unit_test(test_drain_counts_and_filters)
+)

@@ -14,6 +14,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -362,21 +364,16 @@ static void test_prime(void **state)
 	assert_int_equal(conn.unserved, EGD_MAX_PRIME);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_request_parse_needs_whole_requests_and_refuses_writes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_level_pid_nonblocking, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_blocking_waits_and_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_split_requests, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refused_commands, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_flooding_by_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tokens_at_empty_reserve, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stall, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wipe, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prime, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_request_parse_needs_whole_requests_and_refuses_writes, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_level_pid_nonblocking, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_blocking_waits_and_order, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_split_requests, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_refused_commands, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_flooding_by_bytes, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_tokens_at_empty_reserve, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_stall, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_wipe, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_prime, setup, teardown)
+)

@@ -12,6 +12,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -189,14 +191,9 @@ static void test_race_each_byte_once(void **state)
 	free(x.out);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bounds),
-		cmocka_unit_test(test_fifo_wrap_and_wipe),
-		cmocka_unit_test(test_want_and_wakeups),
-		cmocka_unit_test(test_race_each_byte_once),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_bounds),
+	cmocka_unit_test(test_fifo_wrap_and_wipe),
+	cmocka_unit_test(test_want_and_wakeups),
+	cmocka_unit_test(test_race_each_byte_once)
+)

@@ -14,6 +14,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
@@ -726,25 +728,20 @@ static void test_other_uid_gets_in(void **state)
 		close(fd[i]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_socket_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_socket_symlink_race, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_every_command, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malformed_others_unaffected, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_64_clients, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_client_cap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stall_and_flood, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gone_mid_reply, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rate_measured, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_waiting_on_empty_reserve_sleeps, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hangup_with_full_queue, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_accept_at_fd_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rate_per_uid_across_reconnects, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_silent_evicted_at_cap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_uid_gets_in, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_socket_file, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_socket_symlink_race, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_every_command, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_malformed_others_unaffected, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_64_clients, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_client_cap, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_stall_and_flood, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_gone_mid_reply, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_rate_measured, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_waiting_on_empty_reserve_sleeps, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_hangup_with_full_queue, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_accept_at_fd_limit, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_rate_per_uid_across_reconnects, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_silent_evicted_at_cap, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_other_uid_gets_in, setup, teardown)
+)

@@ -12,6 +12,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
@@ -213,14 +215,9 @@ static void test_low_credit_is_condensed(void **state)
 	egd_reserve_destroy(&r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_host_first),
-		cmocka_unit_test(test_file_sink_takes_turns),
-		cmocka_unit_test(test_none_and_zero_credit),
-		cmocka_unit_test(test_low_credit_is_condensed),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_host_first),
+	cmocka_unit_test(test_file_sink_takes_turns),
+	cmocka_unit_test(test_none_and_zero_credit),
+	cmocka_unit_test(test_low_credit_is_condensed)
+)

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "fips/fips.h"
 #include "tests/reference/fips_reference.h"
 #include "tests/unit/fips_test_blocks.h"
@@ -234,19 +236,14 @@ static void uniform_blocks(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rules_at_their_edges),
-		cmocka_unit_test(monobit_low_edge),
-		cmocka_unit_test(monobit_high_edge),
-		cmocka_unit_test(poker_low_edge),
-		cmocka_unit_test(poker_high_edge),
-		cmocka_unit_test(runs_edges),
-		cmocka_unit_test(long_run_edges),
-		cmocka_unit_test(runs_do_not_cross_blocks),
-		cmocka_unit_test(uniform_blocks),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(rules_at_their_edges),
+	cmocka_unit_test(monobit_low_edge),
+	cmocka_unit_test(monobit_high_edge),
+	cmocka_unit_test(poker_low_edge),
+	cmocka_unit_test(poker_high_edge),
+	cmocka_unit_test(runs_edges),
+	cmocka_unit_test(long_run_edges),
+	cmocka_unit_test(runs_do_not_cross_blocks),
+	cmocka_unit_test(uniform_blocks)
+)

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "fips/fips.h"
 #include "tests/unit/fips_test_blocks.h"
 
@@ -374,20 +376,15 @@ static void counters_add_up(void **state)
 	assert_int_equal(g.counters.blocks, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(names),
-		cmocka_unit_test(config_errors),
-		cmocka_unit_test(continuous_across_blocks_and_seed),
-		cmocka_unit_test(repeated_block_history),
-		cmocka_unit_test(repeated_block_history_keeps_no_block_bytes),
-		cmocka_unit_test(rct_bytes_at_cutoff),
-		cmocka_unit_test(rct_bits_at_cutoff),
-		cmocka_unit_test(apt_bytes_at_cutoff),
-		cmocka_unit_test(apt_bits_at_cutoff),
-		cmocka_unit_test(counters_add_up),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(names),
+	cmocka_unit_test(config_errors),
+	cmocka_unit_test(continuous_across_blocks_and_seed),
+	cmocka_unit_test(repeated_block_history),
+	cmocka_unit_test(repeated_block_history_keeps_no_block_bytes),
+	cmocka_unit_test(rct_bytes_at_cutoff),
+	cmocka_unit_test(rct_bits_at_cutoff),
+	cmocka_unit_test(apt_bytes_at_cutoff),
+	cmocka_unit_test(apt_bits_at_cutoff),
+	cmocka_unit_test(counters_add_up)
+)

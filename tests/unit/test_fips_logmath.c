@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "fips/fips.h"
 #include "fips/internal.h"
 
@@ -135,15 +137,10 @@ static void test_rct_cutoff_rounds_up_and_snaps_decimal_h(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_log_matches_libm_from_subnormal_to_huge),
-		cmocka_unit_test(test_log1p_is_exact_for_tiny_arguments),
-		cmocka_unit_test(test_exp_and_expm1_match_libm_over_their_range),
-		cmocka_unit_test(test_apt_cutoffs_equal_the_libm_computation_on_a_dense_grid),
-		cmocka_unit_test(test_rct_cutoff_rounds_up_and_snaps_decimal_h),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_log_matches_libm_from_subnormal_to_huge),
+	cmocka_unit_test(test_log1p_is_exact_for_tiny_arguments),
+	cmocka_unit_test(test_exp_and_expm1_match_libm_over_their_range),
+	cmocka_unit_test(test_apt_cutoffs_equal_the_libm_computation_on_a_dense_grid),
+	cmocka_unit_test(test_rct_cutoff_rounds_up_and_snaps_decimal_h)
+)

@@ -24,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/hwrng_quality.h"
 
 #define MAX_DEVICES 4
@@ -761,35 +763,30 @@ static void test_record_made_before_the_device(void **state)
 	assert_int_equal(core.dev[0].quality, 1000);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_take_and_restore, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_already_zero_writes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_switches_on_write, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_current_changes_behind_us, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_restore_only_same_device, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_device_then_one_appears, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_folders, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_state_recorded_before_zero, setup_state, teardown_state),
-		cmocka_unit_test_setup_teardown(test_unclean_exit_then_restart, setup_state, teardown_state),
-		cmocka_unit_test_setup_teardown(test_state_for_another_device_is_stale, setup_state,
-						teardown_state),
-		cmocka_unit_test_setup_teardown(test_state_out_of_date_when_not_zero, setup_state,
-						teardown_state),
-		cmocka_unit_test_setup_teardown(test_garbled_state_ignored, setup_state, teardown_state),
-		cmocka_unit_test_setup_teardown(test_state_folder_made_or_unusable, setup_state,
-						teardown_state),
-		cmocka_unit_test_setup_teardown(test_state_grows_and_stays_for_unrestored, setup_state,
-						teardown_state),
-		cmocka_unit_test_setup_teardown(test_same_name_reregistered, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_many_devices_recorded_or_left_alone, setup_state,
-						teardown_state),
-		cmocka_unit_test_setup_teardown(test_second_instance_locked_out, setup_state,
-						teardown_state),
-		cmocka_unit_test_setup_teardown(test_record_made_before_the_device, setup_state,
-						teardown_state),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_take_and_restore, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_already_zero_writes_nothing, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_kernel_switches_on_write, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_current_changes_behind_us, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_restore_only_same_device, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_no_device_then_one_appears, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_bad_folders, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_state_recorded_before_zero, setup_state, teardown_state),
+	cmocka_unit_test_setup_teardown(test_unclean_exit_then_restart, setup_state, teardown_state),
+	cmocka_unit_test_setup_teardown(test_state_for_another_device_is_stale, setup_state,
+					teardown_state),
+	cmocka_unit_test_setup_teardown(test_state_out_of_date_when_not_zero, setup_state,
+					teardown_state),
+	cmocka_unit_test_setup_teardown(test_garbled_state_ignored, setup_state, teardown_state),
+	cmocka_unit_test_setup_teardown(test_state_folder_made_or_unusable, setup_state,
+					teardown_state),
+	cmocka_unit_test_setup_teardown(test_state_grows_and_stays_for_unrestored, setup_state,
+					teardown_state),
+	cmocka_unit_test_setup_teardown(test_same_name_reregistered, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_many_devices_recorded_or_left_alone, setup_state,
+					teardown_state),
+	cmocka_unit_test_setup_teardown(test_second_instance_locked_out, setup_state,
+					teardown_state),
+	cmocka_unit_test_setup_teardown(test_record_made_before_the_device, setup_state,
+					teardown_state)
+)

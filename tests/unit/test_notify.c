@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/notify.h"
 
 static int sock = -1;
@@ -218,17 +220,12 @@ static void test_watchdog_usec_malformed(void **state)
 	assert_int_equal(unsetenv("WATCHDOG_USEC"), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_messages, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_status_is_one_bounded_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_watchdog_usec, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_socket_is_silent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abstract_socket, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_socket_address, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_watchdog_usec_malformed, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_messages, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_status_is_one_bounded_line, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_watchdog_usec, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_no_socket_is_silent, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_abstract_socket, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_socket_address, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_watchdog_usec_malformed, setup, teardown)
+)

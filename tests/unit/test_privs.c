@@ -28,6 +28,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/privs.h"
 
 #define CAP_SYS_ADMIN_MASK (1ull << CAP_SYS_ADMIN)
@@ -432,20 +434,15 @@ static void test_pidfile_errors(void **state)
 	assert_int_equal(pidfile_lock(pid_path, &holder), -ELOOP);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_drop_to_nobody),
-		cmocka_unit_test(test_drop_in_a_units_bounding_set),
-		cmocka_unit_test(test_drop_keeps_granted_groups),
-		cmocka_unit_test(test_drop_bad_arguments),
-		cmocka_unit_test(test_drop_without_privileges_fails),
-		cmocka_unit_test_setup_teardown(test_pidfile_second_lock_names_holder,
-						setup_pidfile, teardown_pidfile),
-		cmocka_unit_test_setup_teardown(test_pidfile_survives_fork, setup_pidfile,
-						teardown_pidfile),
-		cmocka_unit_test_setup_teardown(test_pidfile_errors, setup_pidfile, teardown_pidfile),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_drop_to_nobody),
+	cmocka_unit_test(test_drop_in_a_units_bounding_set),
+	cmocka_unit_test(test_drop_keeps_granted_groups),
+	cmocka_unit_test(test_drop_bad_arguments),
+	cmocka_unit_test(test_drop_without_privileges_fails),
+	cmocka_unit_test_setup_teardown(test_pidfile_second_lock_names_holder,
+					setup_pidfile, teardown_pidfile),
+	cmocka_unit_test_setup_teardown(test_pidfile_survives_fork, setup_pidfile,
+					teardown_pidfile),
+	cmocka_unit_test_setup_teardown(test_pidfile_errors, setup_pidfile, teardown_pidfile)
+)

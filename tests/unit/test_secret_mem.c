@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/secret_mem.h"
 
 static void test_not_dumpable(void **state)
@@ -20,11 +22,6 @@ static void test_not_dumpable(void **state)
 	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_not_dumpable),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_not_dumpable)
+)

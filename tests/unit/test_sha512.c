@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/sha512.h"
 
 static void hex(const uint8_t d[SHA512_DIGEST_LEN], char out[2 * SHA512_DIGEST_LEN + 1])
@@ -108,13 +110,8 @@ static void test_any_split_same_digest(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fips_examples),
-		cmocka_unit_test(test_padding_edges),
-		cmocka_unit_test(test_any_split_same_digest),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_fips_examples),
+	cmocka_unit_test(test_padding_edges),
+	cmocka_unit_test(test_any_split_same_digest)
+)

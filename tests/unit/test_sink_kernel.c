@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "fips/fips.h"
 #include "rngd/kernel_entropy.h"
 #include "rngd/sink.h"
@@ -551,22 +553,17 @@ static void test_defaults_and_describe(void **state)
 	s.ops->close(&s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_credit_passed_exactly, setup),
-		cmocka_unit_test_setup(test_fill_before_ready, setup),
-		cmocka_unit_test_setup(test_zero_credit_before_ready_holds_nothing_back, setup),
-		cmocka_unit_test_setup(test_counters_are_what_the_kernel_took, setup),
-		cmocka_unit_test_setup(test_after_ready_no_feeding_until_timer, setup),
-		cmocka_unit_test_setup(test_topup_then_reseed, setup),
-		cmocka_unit_test_setup(test_unasked_write_after_ready_does_not_reseed, setup),
-		cmocka_unit_test_setup(test_legacy_watermark_old_kernel, setup),
-		cmocka_unit_test_setup(test_legacy_watermark_forced, setup),
-		cmocka_unit_test_setup(test_version_boundary, setup),
-		cmocka_unit_test_setup(test_errors_propagate, setup),
-		cmocka_unit_test_setup(test_defaults_and_describe, setup),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup(test_credit_passed_exactly, setup),
+	cmocka_unit_test_setup(test_fill_before_ready, setup),
+	cmocka_unit_test_setup(test_zero_credit_before_ready_holds_nothing_back, setup),
+	cmocka_unit_test_setup(test_counters_are_what_the_kernel_took, setup),
+	cmocka_unit_test_setup(test_after_ready_no_feeding_until_timer, setup),
+	cmocka_unit_test_setup(test_topup_then_reseed, setup),
+	cmocka_unit_test_setup(test_unasked_write_after_ready_does_not_reseed, setup),
+	cmocka_unit_test_setup(test_legacy_watermark_old_kernel, setup),
+	cmocka_unit_test_setup(test_legacy_watermark_forced, setup),
+	cmocka_unit_test_setup(test_version_boundary, setup),
+	cmocka_unit_test_setup(test_errors_propagate, setup),
+	cmocka_unit_test_setup(test_defaults_and_describe, setup)
+)

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/source.h"
 
 struct demo_state {
@@ -134,15 +136,10 @@ static void test_impossible_priv_size_is_enomem(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_fills_priv_from_defaults_aligned),
-		cmocka_unit_test(test_init_without_defaults_zeroes_priv),
-		cmocka_unit_test(test_stateless_source_has_no_priv_and_no_wait_fd),
-		cmocka_unit_test(test_wait_fd_asks_the_source),
-		cmocka_unit_test(test_impossible_priv_size_is_enomem),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_init_fills_priv_from_defaults_aligned),
+	cmocka_unit_test(test_init_without_defaults_zeroes_priv),
+	cmocka_unit_test(test_stateless_source_has_no_priv_and_no_wait_fd),
+	cmocka_unit_test(test_wait_fd_asks_the_source),
+	cmocka_unit_test(test_impossible_priv_size_is_enomem)
+)

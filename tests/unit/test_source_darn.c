@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "tests/lib/source_fixture.h"
 
 #include "sources/darn.h"
@@ -233,21 +235,16 @@ static void test_native(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_not_power, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_power8, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_raw_preferred, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_falls_back_to_conditioned, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_raw_demanded, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_conditioned_on_request, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_transient_error_value, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_persistent_error_value, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_partial_then_error, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
-		cmocka_unit_test(test_native),
-	};
-
-	return cmocka_run_group_tests_name("source_darn", tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_not_power, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_power8, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_raw_preferred, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_falls_back_to_conditioned, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_raw_demanded, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_conditioned_on_request, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_transient_error_value, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_persistent_error_value, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_partial_then_error, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
+	cmocka_unit_test(test_native)
+)

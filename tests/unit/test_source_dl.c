@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/dl.h"
 #include "sources/source.h"
 
@@ -83,13 +85,8 @@ static void test_missing_symbol_fills_nothing(void **state)
 	assert_non_null(strstr(src.why, "libc.so.6 lacks rngd_no_such_function"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_loads_every_symbol),
-		cmocka_unit_test(test_missing_library),
-		cmocka_unit_test(test_missing_symbol_fills_nothing),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_loads_every_symbol),
+	cmocka_unit_test(test_missing_library),
+	cmocka_unit_test(test_missing_symbol_fills_nothing)
+)

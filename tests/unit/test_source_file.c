@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/source.h"
 
 extern const struct rng_source_ops rng_source_file_ops;
@@ -201,15 +203,10 @@ static void test_fifo_first_open_never_blocks(void **state)
 	free_source(src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_probe_and_open_say_what_is_wrong, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_regular_file_is_read_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_offset_kept_across_runs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_kept_offset_no_credit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_first_open_never_blocks, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_probe_and_open_say_what_is_wrong, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_regular_file_is_read_once, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_offset_kept_across_runs, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_no_kept_offset_no_credit, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_fifo_first_open_never_blocks, setup, teardown)
+)

@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/hwrng.h"
 #include "sources/source.h"
 
@@ -145,14 +147,9 @@ static void test_fd_outlives_close_until_release(void **state)
 	assert_int_equal(rng_source_init(src, &rng_source_hwrng_ops), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_probe_names_what_is_wrong, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_device_option_is_checked, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reads_the_device, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fd_outlives_close_until_release, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_probe_names_what_is_wrong, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_device_option_is_checked, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_reads_the_device, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_fd_outlives_close_until_release, setup, teardown)
+)

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "tests/lib/source_fixture.h"
 
 #include "sources/padlock.h"
@@ -338,30 +340,25 @@ static void test_real_cpu(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_via_enabled, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_zhaoxin_enabled, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_via_present_disabled, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_via_without_rng, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_via_without_centaur_leaf, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_intel, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_amd, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_no_cpuid, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_default_divisor_one_byte_per_store, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_divisor_zero_eight_bytes, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_short_count_rejected, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_count_bits_0_to_4, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_no_data_forever, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_partial_then_dry, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_disabled_at_read, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_raw_bits_refused, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_string_filter_drops_store, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_bad_options, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_reopen_after_close, setup, fixture_source_teardown),
-		cmocka_unit_test(test_real_cpu),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_via_enabled, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_zhaoxin_enabled, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_via_present_disabled, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_via_without_rng, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_via_without_centaur_leaf, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_intel, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_amd, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_no_cpuid, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_default_divisor_one_byte_per_store, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_divisor_zero_eight_bytes, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_short_count_rejected, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_count_bits_0_to_4, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_no_data_forever, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_partial_then_dry, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_disabled_at_read, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_raw_bits_refused, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_string_filter_drops_store, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_bad_options, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_reopen_after_close, setup, fixture_source_teardown),
+	cmocka_unit_test(test_real_cpu)
+)

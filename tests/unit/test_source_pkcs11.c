@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/pkcs11.h"
 #include "sources/source.h"
 
@@ -103,13 +105,8 @@ static void test_options(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rv_names),
-		cmocka_unit_test(test_pin_file),
-		cmocka_unit_test(test_options),
-	};
-
-	return cmocka_run_group_tests_name("source_pkcs11", tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_rv_names),
+	cmocka_unit_test(test_pin_file),
+	cmocka_unit_test(test_options)
+)

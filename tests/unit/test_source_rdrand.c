@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "tests/lib/source_fixture.h"
 
 #include "sources/rdrand.h"
@@ -404,30 +406,25 @@ static void test_real_cpu(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_probe_both, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_probe_rdrand_only, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_probe_none, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_probe_leaf7_absent, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_probe_not_x86, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_masked_rdseed, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_masked_both, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_kernel_unknown_trusts_cpuid, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_preferred_and_credit, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdrand_fallback_keeps_low_credit, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_explicit_credit_kept, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_option_instruction, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdrand_retries_bounded, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_odd_length, setup, fixture_source_teardown),
-		cmocka_unit_test(test_real_cpu),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_probe_both, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_probe_rdrand_only, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_probe_none, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_probe_leaf7_absent, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_probe_not_x86, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_kernel_masked_rdseed, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_kernel_masked_both, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_kernel_unknown_trusts_cpuid, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdseed_preferred_and_credit, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdrand_fallback_keeps_low_credit, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_explicit_credit_kept, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_option_instruction, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdrand_retries_bounded, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_odd_length, setup, fixture_source_teardown),
+	cmocka_unit_test(test_real_cpu)
+)

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "tests/lib/source_fixture.h"
 
 #include "sources/rndr.h"
@@ -250,22 +252,17 @@ static void test_native(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_not_arm64, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_no_feat_rng, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_prefers_rndrrs, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_rndr_on_request, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_user_credit_kept, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_bad_option, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_transient_nzcv, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_persistent_nzcv, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_partial_then_failure, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_selftest_fails, setup, fixture_source_teardown),
-		cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
-		cmocka_unit_test(test_native),
-	};
-
-	return cmocka_run_group_tests_name("source_rndr", tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_not_arm64, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_no_feat_rng, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_prefers_rndrrs, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_rndr_on_request, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_user_credit_kept, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_bad_option, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_transient_nzcv, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_persistent_nzcv, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_partial_then_failure, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_selftest_fails, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
+	cmocka_unit_test(test_native)
+)

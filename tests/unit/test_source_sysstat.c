@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/credit.h"
 #include "sources/source.h"
 #include "sources/sysstat.h"
@@ -214,17 +216,12 @@ static void test_empty_root_refused(void **state)
 	assert_int_equal(rmdir(root), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_zero_credit_default),
-		cmocka_unit_test(test_option_cannot_raise_credit),
-		cmocka_unit_test(test_credit_forced_to_zero),
-		cmocka_unit_test(test_real_system_output_changes),
-		cmocka_unit_test(test_static_tree_still_changes),
-		cmocka_unit_test(test_malformed_file_recovered),
-		cmocka_unit_test(test_empty_root_refused),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_zero_credit_default),
+	cmocka_unit_test(test_option_cannot_raise_credit),
+	cmocka_unit_test(test_credit_forced_to_zero),
+	cmocka_unit_test(test_real_system_output_changes),
+	cmocka_unit_test(test_static_tree_still_changes),
+	cmocka_unit_test(test_malformed_file_recovered),
+	cmocka_unit_test(test_empty_root_refused)
+)

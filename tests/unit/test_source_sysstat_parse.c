@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/sysstat_parse.h"
 
 static uint64_t storage[64];
@@ -174,19 +176,14 @@ static void test_capacity_and_binary(void **state)
 	assert_int_equal(sysstat_parse_vmstat(text, 3, &v), -EINVAL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_interrupts),
-		cmocka_unit_test(test_interrupts_malformed),
-		cmocka_unit_test(test_stat),
-		cmocka_unit_test(test_stat_malformed),
-		cmocka_unit_test(test_diskstats),
-		cmocka_unit_test(test_vmstat),
-		cmocka_unit_test(test_netdev),
-		cmocka_unit_test(test_integer),
-		cmocka_unit_test(test_capacity_and_binary),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_interrupts),
+	cmocka_unit_test(test_interrupts_malformed),
+	cmocka_unit_test(test_stat),
+	cmocka_unit_test(test_stat_malformed),
+	cmocka_unit_test(test_diskstats),
+	cmocka_unit_test(test_vmstat),
+	cmocka_unit_test(test_netdev),
+	cmocka_unit_test(test_integer),
+	cmocka_unit_test(test_capacity_and_binary)
+)

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "sources/source.h"
 
 static void test_options(void **state)
@@ -75,14 +77,9 @@ static void test_unknown_tcti(void **state)
 	rng_source_release(&src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_options),
-		cmocka_unit_test(test_missing_device),
-		cmocka_unit_test(test_default_device_honest),
-		cmocka_unit_test(test_unknown_tcti),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_options),
+	cmocka_unit_test(test_missing_device),
+	cmocka_unit_test(test_default_device_honest),
+	cmocka_unit_test(test_unknown_tcti)
+)

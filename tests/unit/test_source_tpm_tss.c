@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "tests/lib/source_fixture.h"
 
 #include <tss/tspi.h>
@@ -391,21 +393,16 @@ static void test_reopen_keeps_options(void **state)
 	assert_int_equal(tspi.randoms, 4);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_probe_leaves_nothing_open, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chunks_and_frees, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_chunk_option, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_truncated_response_detected, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reconnect_with_backoff, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reconnect_gives_up, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_broken_every_time, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tpm_error_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cancelled_read_then_close, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reopen_keeps_options, setup, teardown),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test_setup_teardown(test_probe_leaves_nothing_open, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_chunks_and_frees, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_chunk_option, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_truncated_response_detected, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_reconnect_with_backoff, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_reconnect_gives_up, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_link_broken_every_time, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_tpm_error_is_reported, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_cancelled_read_then_close, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+	cmocka_unit_test_setup_teardown(test_reopen_keeps_options, setup, teardown)
+)

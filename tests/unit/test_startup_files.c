@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/options.h"
 #include "rngd/privs.h"
 
@@ -207,17 +209,12 @@ static void test_resolve(void **state)
 	assert_int_equal(privs_resolve(":root", &uid, &gid, &unknown), -EINVAL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_crlf_and_bom),
-		cmocka_unit_test(test_nul_byte),
-		cmocka_unit_test(test_size_bound),
-		cmocka_unit_test(test_long_line),
-		cmocka_unit_test(test_not_regular),
-		cmocka_unit_test(test_pidfile_kinds),
-		cmocka_unit_test(test_resolve),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+RNGD_TEST_MAIN_WITH(setup, teardown,
+	cmocka_unit_test(test_crlf_and_bom),
+	cmocka_unit_test(test_nul_byte),
+	cmocka_unit_test(test_size_bound),
+	cmocka_unit_test(test_long_line),
+	cmocka_unit_test(test_not_regular),
+	cmocka_unit_test(test_pidfile_kinds),
+	cmocka_unit_test(test_resolve)
+)

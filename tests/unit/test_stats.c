@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/test_main.h"
+
 #include "rngd/stats.h"
 
 static char *read_all(const char *path)
@@ -188,15 +190,10 @@ static void test_prometheus_errors_leave_the_old_file(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_source_line_carries_every_counter),
-		cmocka_unit_test(test_lines_truncate_safely),
-		cmocka_unit_test(test_sink_line_names_the_phase),
-		cmocka_unit_test(test_prometheus_file_is_complete_and_escaped),
-		cmocka_unit_test(test_prometheus_errors_leave_the_old_file),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+RNGD_TEST_MAIN(
+	cmocka_unit_test(test_source_line_carries_every_counter),
+	cmocka_unit_test(test_lines_truncate_safely),
+	cmocka_unit_test(test_sink_line_names_the_phase),
+	cmocka_unit_test(test_prometheus_file_is_complete_and_escaped),
+	cmocka_unit_test(test_prometheus_errors_leave_the_old_file)
+)
