@@ -14,7 +14,7 @@
 
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
-#include "rngd/loop.h"
+#include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
 #include "rngd/policy.h"

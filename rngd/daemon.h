@@ -33,8 +33,7 @@ struct rngd {
 	bool sink_is_kernel;
 	struct rngd_slot *slots;
 	size_t n_slots;
-	struct rngd_loop loop;
-	bool loop_begun;               /* rngd_loop_destroy() undoes even a failed rngd_loop_init() */
+	struct rngd_loop *loop;
 	struct hwrng_quality hwq;
 	bool hwq_taken;
 	struct hwrng_watch hwrng_watch;

@@ -74,7 +74,7 @@ int rngd_daemon_open_egd(struct rngd *d)
 void rngd_daemon_egd_attach(struct rngd *d)
 {
 	/* The reserve wakes the loop when it wants bytes again. */
-	egd_reserve_set_want_wake(&d->egd_reserve, rngd_loop_wake_fd(&d->loop));
+	egd_reserve_set_want_wake(&d->egd_reserve, rngd_loop_wake_fd(d->loop));
 	/* What the host's pool took is counted by the sink inside. */
-	rngd_loop_set_egd(&d->loop, egd_served, d, d->sink_open ? &d->sink : NULL);
+	rngd_loop_set_egd(d->loop, egd_served, d, d->sink_open ? &d->sink : NULL);
 }

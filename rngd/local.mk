@@ -7,7 +7,7 @@ RNGD_CORE_SOURCES = \
 	rngd/credit.c rngd/credit.h \
 	rngd/log.c rngd/log.h \
 	rngd/loop.c rngd/loop.h rngd/thread_stack.h \
-	rngd/loop_jobs.c rngd/loop_jobs.h rngd/block_flow.c rngd/block_flow.h \
+	rngd/loop_jobs.c rngd/loop_jobs.h rngd/loop_state.h rngd/block_flow.c rngd/block_flow.h \
 	rngd/policy.c rngd/policy.h \
 	rngd/reader.c rngd/reader.h \
 	rngd/options.c rngd/options.h rngd/options_table.c rngd/options_table.h rngd/argv_scan.c rngd/argv_scan.h rngd/defaults.h \

@@ -36,7 +36,7 @@
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
 #include "rngd/hwrng_watch.h"
-#include "rngd/loop.h"
+#include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
 #include "rngd/policy.h"
@@ -69,13 +69,12 @@ void rngd_loop_signal_set(sigset_t *set)
 		sigaddset(set, handled_signals[i]);
 }
 
-int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
-		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg)
+static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
+		     struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	sigset_t set;
 
-	memset(l, 0, sizeof(*l));
 	l->log = log;
 	l->sink = sink;
 	l->host_sink = sink;
@@ -120,6 +119,24 @@ int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *s
 	return 0;
 }
 
+int rngd_loop_new(struct rngd_loop **out, struct rngd_log *log, struct rng_sink *sink,
+		  struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg)
+{
+	struct rngd_loop *l = calloc(1, sizeof(*l));
+	int r;
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	r = loop_init(l, log, sink, slots, n_slots, cfg);
+	if (r < 0) {
+		rngd_loop_destroy(l);
+		return r;
+	}
+	*out = l;
+	return 0;
+}
+
 void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx), void *ctx,
 		       struct rng_sink *host_sink)
 {
@@ -154,6 +171,11 @@ void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cf
 
 	l->cfg = *cfg;
 	l->cfg.test_mode = test_mode;
+}
+
+const struct rngd_loop_config *rngd_loop_config(const struct rngd_loop *l)
+{
+	return &l->cfg;
 }
 
 /* Leave @s out from the start, saying once why. */
@@ -252,11 +274,14 @@ int rngd_loop_run(struct rngd_loop *l)
 	if (!l->running) {
 		l->start_ms = rngd_now_ms();
 		rngd_loop_jobs_init(&l->jobs, l->start_ms);
-		if (rngd_readers_start(l) < 0) {
-			stop_readers(l);
-			return RNGD_EXIT_FAILURE;
-		}
 		l->running = true;
+		/* Readers that did start are stopped below, and the summary is
+		 * logged as at any exit: the caller adds the EGD server's
+		 * summary to it. */
+		if (rngd_readers_start(l) < 0) {
+			exit_code = RNGD_EXIT_FAILURE;
+			l->stopping = true;
+		}
 	} else if (l->reopen_on_resume) {
 		/* Running still: the last call returned with a reload asked. */
 		l->reopen_on_resume = false;
@@ -359,6 +384,8 @@ int rngd_loop_run(struct rngd_loop *l)
 
 void rngd_loop_destroy(struct rngd_loop *l)
 {
+	if (!l)
+		return;
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
@@ -385,5 +412,5 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		(void)close(l->event_fd);
 	if (l->stop_fd >= 0)
 		(void)close(l->stop_fd);
-	l->signal_fd = l->event_fd = l->stop_fd = -1;
+	free(l);
 }

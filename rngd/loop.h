@@ -17,7 +17,6 @@
 
 #include "fips/fips.h"
 #include "rngd/log.h"
-#include "rngd/loop_jobs.h"
 #include "rngd/options.h"
 #include "rngd/policy.h"
 #include "rngd/sink.h"
@@ -106,49 +105,6 @@ struct rngd_loop_config {
 	bool test_mode;                /* credit nothing, print rates to stdout */
 };
 
-struct rngd_loop {
-	struct rngd_log *log;
-	struct rngd_loop_config cfg;
-	struct rngd_slot *slots;
-	size_t n_slots;
-	struct rng_sink *sink;
-	/* The host's own sink inside @sink (the EGD sharing sink wraps it),
-	 * whose counters say what the kernel took; NULL with -o none. */
-	struct rng_sink *host_sink;
-	struct hwrng_watch *hwrng_watch; /* NULL unless a hwrng source runs */
-	/* Bytes served to EGD clients so far (NULL: no EGD socket): asked
-	 * on the loop's own schedule (stats file, STATUS=), so a query, not
-	 * something a return value could carry. */
-	uint64_t (*egd_bytes_served)(void *ctx);
-	void *egd_ctx;
-
-	int signal_fd, event_fd;
-	/* Readable once the readers must stop: polled beside a source's fd,
-	 * so a reader waiting for data ends on its own at shutdown. */
-	int stop_fd;
-	bool stopping;
-	bool running;                  /* the readers run: rngd_loop_run() returned
-					* RNGD_LOOP_RELOAD or _STATS and resumes */
-	bool reopen_on_resume;         /* it returned with a reload asked */
-	struct rngd_loop_jobs jobs;
-
-	/* The block being handed to the sink, maybe over several writes. */
-	uint8_t pending[FIPS_BLOCK_BYTES];
-	size_t pending_len, pending_off;
-	unsigned int pending_credit;
-	bool pending_failed;           /* a failed block mixed in (--on-fail=mix) */
-	struct rngd_slot *pending_slot;
-
-	struct rngd_sink_stats sink_stats;
-	/* While the kernel pool fills, zero-credit blocks wait until then
-	 * (at most one a ZERO_CREDIT_PACE_MS): credited ones go first. */
-	uint64_t zero_credit_not_before_ms;
-	uint64_t host_fallback_count;  /* a host sink without counters() */
-	uint64_t start_ms;
-	bool ready;
-	bool none_left_logged;
-	struct rngd_ratelimit loop_rl;
-};
 
 /*
  * The signals the loop handles through its signalfd. main() blocks them
@@ -157,10 +113,15 @@ struct rngd_loop {
  */
 void rngd_loop_signal_set(sigset_t *set);
 
-/* Set up fds (blocks the signals it handles in the calling thread; call
- * before any thread exists). 0 or -errno. */
-int rngd_loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink *sink,
-		   struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
+/*
+ * A loop over @slots feeding @sink, in *out; its fds are set up and the
+ * signals it handles blocked in the calling thread (call before any thread
+ * exists). 0 or -errno; on failure nothing is left to undo and *out is
+ * NULL. The loop is opaque: its state is rngd/loop_state.h's, which only
+ * the loop's own files include.
+ */
+int rngd_loop_new(struct rngd_loop **out, struct rngd_log *log, struct rng_sink *sink,
+		  struct rngd_slot *slots, size_t n_slots, const struct rngd_loop_config *cfg);
 
 /* The EGD server's count of bytes served to its clients so far, for the
  * sink's counters; @host_sink is the host's own sink inside the EGD
@@ -174,6 +135,8 @@ int rngd_loop_wake_fd(const struct rngd_loop *l);
 /* New settings after a reload (SIGHUP). Test mode (-t) stays as the loop
  * started: the sink was chosen for it. */
 void rngd_loop_set_config(struct rngd_loop *l, const struct rngd_loop_config *cfg);
+/* The settings the loop runs with now. */
+const struct rngd_loop_config *rngd_loop_config(const struct rngd_loop *l);
 
 /* Open every enabled source once, in this thread (before privileges drop).
  * Returns how many are usable now (open, or retrying a FIFO/device). */
@@ -200,6 +163,12 @@ size_t rngd_loop_open_sources(struct rngd_loop *l);
  */
 int rngd_loop_run(struct rngd_loop *l);
 
+/*
+ * Close the sources, wipe what is queued, close the fds and free the loop
+ * (NULL: nothing). A reader left stuck in a source call keeps its slot and
+ * source, not the loop: once its call returns it touches only its slot's
+ * lock (rngd/reader.c).
+ */
 void rngd_loop_destroy(struct rngd_loop *l);
 
 /* Log every source's counters (SIGUSR1, exit). */

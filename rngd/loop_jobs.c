@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "rngd/hwrng_watch.h"
-#include "rngd/loop.h"
+#include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
 

@@ -138,7 +138,7 @@ static int reload(struct rngd *d)
 	rngd_options_free(&d->opts);
 	d->opts = fresh;
 	loop_config_from(&lc, &d->opts);
-	rngd_loop_set_config(&d->loop, &lc);
+	rngd_loop_set_config(d->loop, &lc);
 	if (d->egd_open) {
 		struct egd_limits lim;
 
@@ -289,9 +289,8 @@ static int run(struct rngd *d)
 	if (d->opts.egd_socket && rngd_daemon_open_egd(d) < 0)
 		return RNGD_EXIT_FAILURE;
 	loop_config_from(&lc, &d->opts);
-	d->loop_begun = true;
-	r = rngd_loop_init(&d->loop, &d->log, d->egd_open ? &d->egd_sink : &d->sink, d->slots,
-			   d->n_slots, &lc);
+	r = rngd_loop_new(&d->loop, &d->log, d->egd_open ? &d->egd_sink : &d->sink, d->slots,
+			  d->n_slots, &lc);
 	if (r < 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "cannot set up the event loop: %s", strerror(-r));
 		return RNGD_EXIT_FAILURE;
@@ -300,7 +299,7 @@ static int run(struct rngd *d)
 		rngd_daemon_egd_attach(d);
 	rngd_daemon_select_hwrng(d);
 	phase(d, "opening the sources");
-	if (rngd_loop_open_sources(&d->loop) == 0) {
+	if (rngd_loop_open_sources(d->loop) == 0) {
 		rngd_log(&d->log, LOG_ERR, "rngd", "no usable entropy source (rngd -l says why)");
 		return RNGD_EXIT_FAILURE;
 	}
@@ -322,7 +321,7 @@ static int run(struct rngd *d)
 	rngd_startup_watch_park(&d->watch);
 	if (d->egd_open && egd_server_start(&d->egd) < 0)
 		return RNGD_EXIT_FAILURE;
-	while ((r = rngd_loop_run(&d->loop)) < 0) {
+	while ((r = rngd_loop_run(d->loop)) < 0) {
 		if (-r & RNGD_LOOP_WANTS_STATS)
 			rngd_daemon_log_egd_stats(d, "stats");
 		if ((-r & RNGD_LOOP_WANTS_RELOAD) && reload(d) < 0)
@@ -412,8 +411,7 @@ int main(int argc, char *argv[])
 		d.egd_sink.ops->close(&d.egd_sink);
 		egd_reserve_destroy(&d.egd_reserve);
 	}
-	if (d.loop_begun)
-		rngd_loop_destroy(&d.loop);
+	rngd_loop_destroy(d.loop);
 	if (d.sink_open)
 		d.sink.ops->close(&d.sink);
 	if (d.slots)

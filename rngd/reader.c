@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/thread_stack.h"
 

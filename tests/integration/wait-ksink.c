@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		.ready_timeout_ms = 60000,
 	};
 	struct rngd_slot *slot;
-	struct rngd_loop loop;
+	struct rngd_loop *loop;
 	struct rngd_log log;
 	struct rng_sink sink;
 	sigset_t set;
@@ -130,15 +130,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rngd_log_init(&log, true, LOG_NOTICE);
-	r = rngd_loop_init(&loop, &log, &sink, slot, 1, &cfg);
-	if (r < 0 || rngd_loop_open_sources(&loop) == 0) {
+	r = rngd_loop_new(&loop, &log, &sink, slot, 1, &cfg);
+	if (r < 0 || rngd_loop_open_sources(loop) == 0) {
 		fprintf(stderr, "wait-ksink: cannot set up the loop: %s\n", r < 0 ? strerror(-r) : "no source");
 		return 1;
 	}
 	printf("running\n");
 	(void)fflush(stdout);
-	code = rngd_loop_run(&loop);
-	rngd_loop_destroy(&loop);
+	code = rngd_loop_run(loop);
+	rngd_loop_destroy(loop);
 	sink.ops->close(&sink);
 	rng_source_release(&slot->src);
 	free(slot->ring);

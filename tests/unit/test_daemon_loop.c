@@ -209,7 +209,7 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	struct rngd_log log;
 	struct rng_sink fake = { &fake_sink_ops, &r->sink };
 	struct rng_sink sink = real_sink ? *real_sink : fake;
-	struct rngd_loop loop;
+	struct rngd_loop *loop;
 	struct timespec t0, t1;
 	pthread_t t;
 
@@ -221,19 +221,20 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	r->slot->explicit = r->src.open_fails;  /* kept, retrying, like a named device */
 	r->src.state = 0x9E3779B97F4A7C15ULL;
 	rngd_log_init(&log, true, LOG_CRIT);
-	assert_int_equal(rngd_loop_init(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
-	assert_int_equal(rngd_loop_open_sources(&loop), 1);
+	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(loop), 1);
 	if (term_after_ms)
 		assert_int_equal(pthread_create(&t, NULL, term_later, (void *)(uintptr_t)term_after_ms), 0);
 	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
-	r->exit_code = rngd_loop_run(&loop);
+	r->exit_code = rngd_loop_run(loop);
 	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->run_ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	if (term_after_ms)
 		(void)pthread_join(t, NULL);
-	rngd_loop_destroy(&loop);
-	/* A reader left stuck still uses the loop and the log, as in rngd
-	 * until exit(): keep them until it has finished. */
+	rngd_loop_destroy(loop);
+	/* A reader left stuck still owns its slot, as in rngd until exit()
+	 * (the loop is freed already: the ASan build would catch a reader
+	 * that touched it): keep the slot until the reader has finished. */
 	if (r->slot->stuck) {
 		while (!__atomic_load_n(&r->src.stuck_done, __ATOMIC_SEQ_CST))
 			(void)usleep(10000);
@@ -604,7 +605,7 @@ static void test_credited_first_while_filling(void **state)
 	struct rngd_loop_config cfg;
 	struct rngd_slot *slots = calloc(2, sizeof(*slots));
 	struct rngd_log log;
-	struct rngd_loop loop;
+	struct rngd_loop *loop;
 
 	(void)state;
 	assert_non_null(slots);
@@ -620,14 +621,14 @@ static void test_credited_first_while_filling(void **state)
 	for (int i = 0; i < 2; i++)
 		slots[i].enabled = true;
 	rngd_log_init(&log, true, LOG_CRIT);
-	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slots, 2, &cfg), 0);
-	assert_int_equal(rngd_loop_open_sources(&loop), 2);
-	assert_int_equal(rngd_loop_run(&loop), 0);
+	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 2, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(loop), 2);
+	assert_int_equal(rngd_loop_run(loop), 0);
 	/* Twelve blocks in well under a second: at most one of them zero-credit. */
 	assert_true(fs.zero_credit_bytes <= FIPS_BLOCK_BYTES);
 	assert_true(slots[1].stats.bytes_to_sink >= 11 * FIPS_BLOCK_BYTES);
 	assert_int_equal(slots[1].stats.bits_credited, fs.credit);
-	rngd_loop_destroy(&loop);
+	rngd_loop_destroy(loop);
 	rngd_log_close(&log);
 	for (int i = 0; i < 2; i++)
 		free(slots[i].ring);
@@ -657,7 +658,7 @@ struct signal_run {
 	struct fake_source src;
 	struct rngd_slot *slot;
 	struct rngd_log log;
-	struct rngd_loop loop;
+	struct rngd_loop *loop;
 };
 
 static void signal_run_init(struct signal_run *r)
@@ -674,8 +675,8 @@ static void signal_run_init(struct signal_run *r)
 	r->slot->src.priv = &r->src;
 	r->slot->enabled = true;
 	rngd_log_init(&r->log, true, LOG_CRIT);
-	assert_int_equal(rngd_loop_init(&r->loop, &r->log, &r->sink, r->slot, 1, &cfg), 0);
-	assert_int_equal(rngd_loop_open_sources(&r->loop), 1);
+	assert_int_equal(rngd_loop_new(&r->loop, &r->log, &r->sink, r->slot, 1, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(r->loop), 1);
 	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
 }
 
@@ -687,14 +688,14 @@ static int signal_run_call(struct signal_run *r, int sig, long ms)
 	int ret;
 
 	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&sl), 0);
-	ret = rngd_loop_run(&r->loop);
+	ret = rngd_loop_run(r->loop);
 	(void)pthread_join(t, NULL);
 	return ret;
 }
 
 static void signal_run_done(struct signal_run *r)
 {
-	rngd_loop_destroy(&r->loop);
+	rngd_loop_destroy(r->loop);
 	rngd_log_close(&r->log);
 	free_slot(r->slot);
 }
@@ -743,27 +744,31 @@ static void test_set_config_keeps_test_mode(void **state)
 	struct rngd_loop_config cfg, fresh;
 	struct rngd_slot *slots = calloc(1, sizeof(*slots));
 	struct rngd_log log;
-	struct rngd_loop loop;
+	struct rngd_loop *loop;
 
 	(void)state;
 	assert_non_null(slots);
 	default_cfg(&cfg);
 	cfg.test_mode = true;
 	rngd_log_init(&log, true, LOG_CRIT);
-	assert_int_equal(rngd_loop_init(&loop, &log, &sink, slots, 0, &cfg), 0);
+	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 0, &cfg), 0);
 	fresh = cfg;
 	fresh.test_mode = false;
 	fresh.quarantine_after = 9;
 	fresh.random_step = 64;
-	rngd_loop_set_config(&loop, &fresh);
-	assert_true(loop.cfg.test_mode);
-	assert_int_equal(loop.cfg.quarantine_after, 9);
-	assert_int_equal(loop.cfg.random_step, 64);
-	loop.cfg.test_mode = false;
+	rngd_loop_set_config(loop, &fresh);
+	assert_true(rngd_loop_config(loop)->test_mode);
+	assert_int_equal(rngd_loop_config(loop)->quarantine_after, 9);
+	assert_int_equal(rngd_loop_config(loop)->random_step, 64);
+	rngd_loop_destroy(loop);
+
+	/* And a loop started without -t stays without it. */
+	cfg.test_mode = false;
+	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 0, &cfg), 0);
 	fresh.test_mode = true;
-	rngd_loop_set_config(&loop, &fresh);
-	assert_false(loop.cfg.test_mode);
-	rngd_loop_destroy(&loop);
+	rngd_loop_set_config(loop, &fresh);
+	assert_false(rngd_loop_config(loop)->test_mode);
+	rngd_loop_destroy(loop);
 	rngd_log_close(&log);
 	free(slots);
 }
