@@ -171,14 +171,33 @@ static const struct rng_sink_ops fake_sink_ops = {
 
 /* ---- harness ---------------------------------------------------------- */
 
-static void *term_later(void *arg)
+struct signal_later {
+	int sig;
+	long ms;
+};
+
+/* A thread that sends @sig to the process @ms after it starts. */
+static void *send_signal_later(void *arg)
 {
-	long ms = (long)(uintptr_t)arg;
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	const struct signal_later *sl = arg;
+	struct timespec ts = { sl->ms / 1000, (sl->ms % 1000) * 1000000L };
 
 	(void)nanosleep(&ts, NULL);
-	(void)kill(getpid(), SIGTERM);
+	(void)kill(getpid(), sl->sig);
 	return NULL;
+}
+
+/* A slot whose source is the fake one behind @src, enabled, seeded. */
+static struct rngd_slot *fake_slot_new(struct fake_source *src)
+{
+	struct rngd_slot *slot = calloc(1, sizeof(*slot));
+
+	assert_non_null(slot);
+	assert_int_equal(rng_source_init(&slot->src, &fake_ops), 0);
+	slot->src.priv = src;
+	slot->enabled = true;
+	src->state = 0x9E3779B97F4A7C15ULL;
+	return slot;
 }
 
 struct run {
@@ -209,22 +228,18 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	struct rngd_log log;
 	struct rng_sink fake = { &fake_sink_ops, &r->sink };
 	struct rng_sink sink = real_sink ? *real_sink : fake;
+	const struct signal_later term = { SIGTERM, (long)term_after_ms };
 	struct rngd_loop *loop;
 	struct timespec t0, t1;
 	pthread_t t;
 
-	r->slot = calloc(1, sizeof(*r->slot));
-	assert_non_null(r->slot);
-	assert_int_equal(rng_source_init(&r->slot->src, &fake_ops), 0);
-	r->slot->src.priv = &r->src;
-	r->slot->enabled = true;
+	r->slot = fake_slot_new(&r->src);
 	r->slot->explicit = r->src.open_fails;  /* kept, retrying, like a named device */
-	r->src.state = 0x9E3779B97F4A7C15ULL;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 1);
 	if (term_after_ms)
-		assert_int_equal(pthread_create(&t, NULL, term_later, (void *)(uintptr_t)term_after_ms), 0);
+		assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&term), 0);
 	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
 	r->exit_code = rngd_loop_run(loop);
 	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -635,21 +650,6 @@ static void test_credited_first_while_filling(void **state)
 	free(slots);
 }
 
-struct signal_later {
-	int sig;
-	long ms;
-};
-
-static void *send_signal_later(void *arg)
-{
-	const struct signal_later *sl = arg;
-	struct timespec ts = { sl->ms / 1000, (sl->ms % 1000) * 1000000L };
-
-	(void)nanosleep(&ts, NULL);
-	(void)kill(getpid(), sl->sig);
-	return NULL;
-}
-
 /* One slot with a fake source and a sink that wants nothing, for the tests
  * that drive rngd_loop_run() call by call with signals. */
 struct signal_run {
@@ -667,13 +667,8 @@ static void signal_run_init(struct signal_run *r)
 
 	memset(r, 0, sizeof(*r));
 	r->sink = (struct rng_sink){ &fake_sink_ops, &r->fs };
-	r->src.state = 0x9E3779B97F4A7C15ULL;
-	r->slot = calloc(1, sizeof(*r->slot));
-	assert_non_null(r->slot);
+	r->slot = fake_slot_new(&r->src);
 	default_cfg(&cfg);
-	assert_int_equal(rng_source_init(&r->slot->src, &fake_ops), 0);
-	r->slot->src.priv = &r->src;
-	r->slot->enabled = true;
 	rngd_log_init(&r->log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&r->loop, &r->log, &r->sink, r->slot, 1, &cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(r->loop), 1);
