@@ -122,38 +122,47 @@ static mode_t mode_arg(int flags, va_list ap)
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
-int open(const char *path, int flags, ...)
+/*
+ * The open wrappers differ only in the real function they call: each
+ * passes its own (looked up at its first call) to this one, which opens
+ * and notes whether the fd is on FAULT_PATH.  openat() goes through
+ * the real openat() with its dirfd, so it keeps its own body.
+ */
+typedef int open_fn(const char *, int, ...);
+
+static int open_tracked(open_fn **real_fn, const char *name, const char *path, int flags, mode_t mode)
 {
-	static int (*real_open)(const char *, int, ...);
-	va_list ap;
-	mode_t mode;
 	int fd;
 
-	if (!real_open)
-		real_open = real("open");
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	fd = real_open(path, flags, mode);
+	if (!*real_fn)
+		*real_fn = real(name);
+	fd = (*real_fn)(path, flags, mode);
 	track(path, fd);
 	return fd;
 }
 
-int open64(const char *path, int flags, ...)
+int open(const char *path, int flags, ...)
 {
-	static int (*real_open64)(const char *, int, ...);
+	static open_fn *real_open;
 	va_list ap;
 	mode_t mode;
-	int fd;
 
-	if (!real_open64)
-		real_open64 = real("open64");
 	va_start(ap, flags);
 	mode = mode_arg(flags, ap);
 	va_end(ap);
-	fd = real_open64(path, flags, mode);
-	track(path, fd);
-	return fd;
+	return open_tracked(&real_open, "open", path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	static open_fn *real_open64;
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = mode_arg(flags, ap);
+	va_end(ap);
+	return open_tracked(&real_open64, "open64", path, flags, mode);
 }
 
 int __open_2(const char *path, int flags);
@@ -223,6 +232,14 @@ static void log_fault(const char *op, unsigned long call_no, const char *kind)
 	fclose(f);
 }
 
+static void sleep_us(unsigned long us)
+{
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 /* Whether this read or write on @fd gets a fault, which, and how short. */
 static enum fault_kind decide(int fd, bool is_write, size_t len, size_t *short_len)
 {
@@ -249,48 +266,59 @@ static enum fault_kind decide(int fd, bool is_write, size_t len, size_t *short_l
 			log_fault(is_write ? "write" : "read", call_no, kind_names[kind]);
 	}
 	pthread_mutex_unlock(&shim.lock);
-	if (delay) {
-		struct timespec ts = { (time_t)(delay / 1000000), (long)(delay % 1000000) * 1000 };
-
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-	}
+	if (delay)
+		sleep_us(delay);
 	return kind;
+}
+
+/*
+ * read() and write() share the fault decision: true when the call must
+ * not reach the kernel, with *@ret what it returns instead (eof is 0 on
+ * a read, ENOSPC on a write); false when it goes through with *@len
+ * bytes, fewer than asked for a short fault.
+ */
+static bool fault_instead(int fd, bool is_write, size_t *len, ssize_t *ret)
+{
+	size_t short_len = 0;
+
+	*ret = -1;
+	switch (decide(fd, is_write, *len, &short_len)) {
+	case FAULT_EIO: errno = EIO; return true;
+	case FAULT_EINTR: errno = EINTR; return true;
+	case FAULT_EAGAIN: errno = EAGAIN; return true;
+	case FAULT_EOF:
+		if (is_write)
+			errno = ENOSPC;
+		else
+			*ret = 0;
+		return true;
+	case FAULT_SHORT: *len = short_len; return false;
+	case FAULT_KINDS_N: break;
+	}
+	return false;
 }
 
 ssize_t read(int fd, void *buf, size_t len)
 {
 	static ssize_t (*real_read)(int, void *, size_t);
-	size_t short_len = 0;
+	ssize_t ret;
 
 	if (!real_read)
 		real_read = real("read");
-	switch (decide(fd, false, len, &short_len)) {
-	case FAULT_EIO: errno = EIO; return -1;
-	case FAULT_EINTR: errno = EINTR; return -1;
-	case FAULT_EAGAIN: errno = EAGAIN; return -1;
-	case FAULT_EOF: return 0;
-	case FAULT_SHORT: return real_read(fd, buf, short_len);
-	case FAULT_KINDS_N: break;
-	}
+	if (fault_instead(fd, false, &len, &ret))
+		return ret;
 	return real_read(fd, buf, len);
 }
 
 ssize_t write(int fd, const void *buf, size_t len)
 {
 	static ssize_t (*real_write)(int, const void *, size_t);
-	size_t short_len = 0;
+	ssize_t ret;
 
 	if (!real_write)
 		real_write = real("write");
-	switch (decide(fd, true, len, &short_len)) {
-	case FAULT_EIO: errno = EIO; return -1;
-	case FAULT_EINTR: errno = EINTR; return -1;
-	case FAULT_EAGAIN: errno = EAGAIN; return -1;
-	case FAULT_EOF: errno = ENOSPC; return -1;
-	case FAULT_SHORT: return real_write(fd, buf, short_len);
-	case FAULT_KINDS_N: break;
-	}
+	if (fault_instead(fd, true, &len, &ret))
+		return ret;
 	return real_write(fd, buf, len);
 }
 
@@ -312,12 +340,8 @@ static void nss_pause(void)
 	pthread_mutex_lock(&shim.lock);
 	call_no = ++calls;
 	pthread_mutex_unlock(&shim.lock);
-	if (delay && call_no > env_ulong("FAULT_NSS_SKIP", 0)) {
-		struct timespec ts = { (time_t)(delay / 1000000), (long)(delay % 1000000) * 1000 };
-
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-	}
+	if (delay && call_no > env_ulong("FAULT_NSS_SKIP", 0))
+		sleep_us(delay);
 }
 
 int getpwnam_r(const char *name, struct passwd *pw, char *buf, size_t len, struct passwd **found)

@@ -10,3 +10,5 @@ TESTS_LIB_ARGV = tests/lib/test_argv.c tests/lib/test_argv.h
 EXTRA_DIST += tests/lib/fips-constants.sh
 # The cmocka tests' one main() (a header: RNGD_TEST_MAIN).
 EXTRA_DIST += tests/lib/test_main.h
+# Where a test finds its data file (a header: test_data_file()).
+EXTRA_DIST += tests/lib/test_data_file.h

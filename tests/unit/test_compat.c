@@ -173,6 +173,17 @@ static char *write_file(const char *text)
 	return path;
 }
 
+/* Frees what one rngd_compat_defaults_file() call left and removes its file. */
+static void defaults_file_done(struct rngd_argv *words, char **select, struct rngd_options *o, char *path)
+{
+	rngd_argv_free(words);
+	free(*select);
+	*select = NULL;
+	rngd_options_free(o);
+	unlink(path);
+	free(path);
+}
+
 static void defaults_file(void **state)
 {
 	struct rngd_argv words = { 0 };
@@ -195,12 +206,7 @@ static void defaults_file(void **state)
 	assert_string_equal(words.v[3], "\"--feed-interval=1");
 	assert_string_equal(select, "virtio_rng.0");
 	assert_true(has_note(&o, LOG_WARNING, ":6: not a variable assignment, not run: echo hello"));
-	rngd_argv_free(&words);
-	free(select);
-	select = NULL;
-	rngd_options_free(&o);
-	unlink(path);
-	free(path);
+	defaults_file_done(&words, &select, &o, path);
 
 	const char *bad[] = { "RNGDOPTIONS=\"-W $X\"\n", "HRNGDEVICE=`x`\n", "RNGDOPTIONS=\"unterminated\n",
 			      "HRNGDEVICE=/dev/a /dev/b\n", "HRNGSELECT=../x\n" };
@@ -210,12 +216,7 @@ static void defaults_file(void **state)
 		rngd_options_init(&o);
 		assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), -EINVAL);
 		assert_non_null(strstr(err, path));
-		rngd_argv_free(&words);
-		free(select);
-		select = NULL;
-		rngd_options_free(&o);
-		unlink(path);
-		free(path);
+		defaults_file_done(&words, &select, &o, path);
 	}
 	rngd_options_init(&o);
 	assert_true(rngd_compat_defaults_file("/nonexistent/x", &words, &select, &o, err) < 0);

@@ -146,42 +146,39 @@ static void test_bad_values(void **state)
 
 static void test_usage_errors(void **state)
 {
+	/* Up to three words a row (the unused ones NULL), and the whole message. */
+	static const struct {
+		const char *words[3];
+		const char *err;
+	} cases[] = {
+		{ { "--bogus" }, "unknown option '--bogus'" },
+		{ { "-z" }, "unknown option '-z'" },
+		{ { "-fz" }, "unknown option '-z'" },
+		{ { "-r" }, "option '-r' needs a value (PATH)" },
+		{ { "--stats-file" }, "option '--stats-file' needs a value (PATH)" },
+		{ { "extra" }, "unexpected argument 'extra'" },
+		/* An operand stops parsing where it stands (getopt must not permute
+		 * it behind later options), so the error names the right word. */
+		{ { "--foreground", "round", "--onr=0.25" }, "unexpected argument 'round'" },
+		{ { "--foreground=yes" }, "option '--foreground' takes no value" },
+		/* A prefix of several options is none of them. */
+		{ { "--stats", "5" }, "ambiguous option '--stats': a prefix of several options" },
+	};
 	struct rngd_options o;
 	char err[RNGD_ERR_MAX];
 
 	(void)state;
-	assert_int_equal(parse(&o, err, "--bogus", NULL), -EINVAL);
-	assert_string_equal(err, "unknown option '--bogus'");
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "-z", NULL), -EINVAL);
-	assert_string_equal(err, "unknown option '-z'");
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "-fz", NULL), -EINVAL);
-	assert_string_equal(err, "unknown option '-z'");
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "-r", NULL), -EINVAL);
-	assert_string_equal(err, "option '-r' needs a value (PATH)");
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "--stats-file", NULL), -EINVAL);
-	assert_string_equal(err, "option '--stats-file' needs a value (PATH)");
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "extra", NULL), -EINVAL);
-	assert_string_equal(err, "unexpected argument 'extra'");
-	rngd_options_free(&o);
-	/* An operand stops parsing where it stands (getopt must not permute
-	 * it behind later options), so the error names the right word. */
-	assert_int_equal(parse(&o, err, "--foreground", "round", "--onr=0.25", NULL), -EINVAL);
-	assert_string_equal(err, "unexpected argument 'round'");
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "--foreground=yes", NULL), -EINVAL);
-	assert_string_equal(err, "option '--foreground' takes no value");
-	rngd_options_free(&o);
-	/* A unique prefix is the option (as getopt_long took it); a shared one is not. */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *w = cases[i].words;
+
+		assert_int_equal(parse(&o, err, w[0], w[1], w[2], NULL), -EINVAL);
+		if (strcmp(err, cases[i].err) != 0)
+			fail_msg("%s: got '%s', want '%s'", w[0], err, cases[i].err);
+		rngd_options_free(&o);
+	}
+	/* A unique prefix is the option (as getopt_long took it). */
 	assert_int_equal(parse(&o, err, "--stats-int", "5", NULL), 0);
 	assert_int_equal(o.stats_interval_s, 5);
-	rngd_options_free(&o);
-	assert_int_equal(parse(&o, err, "--stats", "5", NULL), -EINVAL);
-	assert_string_equal(err, "ambiguous option '--stats': a prefix of several options");
 	rngd_options_free(&o);
 	/* Config-only and command-line-only keys stay where they belong. */
 	assert_int_equal(parse(&o, err, "--take-credit=no", NULL), -EINVAL);

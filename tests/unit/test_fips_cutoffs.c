@@ -19,9 +19,9 @@
 #include <cmocka.h>
 
 #include "fips/fips.h"
+#include "tests/lib/test_data_file.h"
 
 static const char *table_path;
-static char table_buf[4096];
 
 static void table_matches(void **state)
 {
@@ -83,15 +83,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(bad_parameters),
 	};
 
-	table_path = argc > 1 ? argv[1] : getenv("FIPS_CUTOFF_TABLE");
-	if (!table_path && getenv("top_srcdir")) {
-		snprintf(table_buf, sizeof(table_buf), "%s/tests/sp800-90b/cutoffs.txt",
-			 getenv("top_srcdir"));
-		table_path = table_buf;
-	}
-	if (!table_path) {
-		fprintf(stderr, "usage: %s CUTOFF_TABLE (or set FIPS_CUTOFF_TABLE)\n", argv[0]);
-		return 2;
-	}
+	table_path = test_data_file(argc, argv, "CUTOFF_TABLE", "FIPS_CUTOFF_TABLE",
+				    "tests/sp800-90b/cutoffs.txt");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

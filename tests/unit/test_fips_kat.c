@@ -19,11 +19,11 @@
 #include <cmocka.h>
 
 #include "fips/fips.h"
+#include "tests/lib/test_data_file.h"
 #include "tests/reference/fips_reference.h"
 #include "tests/unit/fips_test_blocks.h"
 
 static const char *kat_path;
-static char kat_buf[4096];
 
 static void build(uint8_t *block, const char *kind, uint64_t seed, double param)
 {
@@ -105,15 +105,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(known_answers),
 	};
 
-	kat_path = argc > 1 ? argv[1] : getenv("FIPS_KAT");
-	if (!kat_path && getenv("top_srcdir")) {
-		snprintf(kat_buf, sizeof(kat_buf), "%s/tests/unit/data/fips-kat.txt",
-			 getenv("top_srcdir"));
-		kat_path = kat_buf;
-	}
-	if (!kat_path) {
-		fprintf(stderr, "usage: %s KAT_FILE (or set FIPS_KAT)\n", argv[0]);
-		return 2;
-	}
+	kat_path = test_data_file(argc, argv, "KAT_FILE", "FIPS_KAT", "tests/unit/data/fips-kat.txt");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,40 @@ struct drop_case {
 	gid_t gid;
 };
 
+/*
+ * What every successful drop leaves, whoever started it: only
+ * CAP_SYS_ADMIN effective and permitted, the bounding set @bounding_after,
+ * no ambient capability, no_new_privs, and no way back to root.
+ */
+static int child_caps_after_drop(unsigned long long bounding_after)
+{
+	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPEFF;
+	if (status_hex("CapPrm") != CAP_SYS_ADMIN_MASK)
+		return CHILD_WRONG_CAPPRM;
+	if (status_hex("CapBnd") != bounding_after)
+		return CHILD_WRONG_CAPBND;
+	if (status_hex("CapAmb") != 0)
+		return CHILD_WRONG_CAPAMB;
+	/* no_new_privs keeps execve() from using what the bounding set holds. */
+	if (status_hex("NoNewPrivs") != 1)
+		return CHILD_NO_NNP;
+	if (setuid(0) == 0)
+		return CHILD_CAN_REGAIN_ROOT;
+	return CHILD_OK;
+}
+
+/* The "nobody" account as privs_drop("nobody") must leave the process. */
+static void nobody_case(struct drop_case *c)
+{
+	struct passwd *pw = getpwnam("nobody");
+
+	assert_non_null(pw);
+	c->arg = "nobody";
+	c->uid = pw->pw_uid;
+	c->gid = pw->pw_gid;
+}
+
 static int child_drop(const void *p)
 {
 	const struct drop_case *c = p;
@@ -95,24 +129,11 @@ static int child_drop(const void *p)
 	n = getgroups(8, groups);
 	if (n != 1 || groups[0] != c->gid)
 		return CHILD_WRONG_GROUPS;
-	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
-		return CHILD_WRONG_CAPEFF;
-	if (status_hex("CapPrm") != CAP_SYS_ADMIN_MASK)
-		return CHILD_WRONG_CAPPRM;
-	if (status_hex("CapBnd") != CAP_SYS_ADMIN_MASK)
-		return CHILD_WRONG_CAPBND;
-	if (status_hex("CapAmb") != 0)
-		return CHILD_WRONG_CAPAMB;
-	if (status_hex("NoNewPrivs") != 1)
-		return CHILD_NO_NNP;
-	if (setuid(0) == 0)
-		return CHILD_CAN_REGAIN_ROOT;
-	return CHILD_OK;
+	return child_caps_after_drop(CAP_SYS_ADMIN_MASK);
 }
 
 static void test_drop_to_nobody(void **state)
 {
-	struct passwd *pw;
 	struct group *gr;
 	struct drop_case c;
 	char numeric[64];
@@ -120,11 +141,7 @@ static void test_drop_to_nobody(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip();
-	pw = getpwnam("nobody");
-	assert_non_null(pw);
-	c.arg = "nobody";
-	c.uid = pw->pw_uid;
-	c.gid = pw->pw_gid;
+	nobody_case(&c);
 	assert_int_equal(run_child(child_drop, &c), CHILD_OK);
 
 	gr = getgrnam("nogroup");
@@ -172,34 +189,18 @@ static int child_drop_like_a_unit(const void *p)
 		return CHILD_DROP_FAILED;
 	if (getuid() != c->who.uid || getgid() != c->who.gid)
 		return CHILD_WRONG_UID;
-	if (status_hex("CapEff") != CAP_SYS_ADMIN_MASK)
-		return CHILD_WRONG_CAPEFF;
-	if (status_hex("CapPrm") != CAP_SYS_ADMIN_MASK)
-		return CHILD_WRONG_CAPPRM;
-	if (status_hex("CapBnd") != c->bounding_after)
-		return CHILD_WRONG_CAPBND;
-	/* no_new_privs keeps execve() from using what the bounding set holds. */
-	if (status_hex("NoNewPrivs") != 1)
-		return CHILD_NO_NNP;
-	if (setuid(0) == 0)
-		return CHILD_CAN_REGAIN_ROOT;
-	return CHILD_OK;
+	return child_caps_after_drop(c->bounding_after);
 }
 
 static void test_drop_in_a_units_bounding_set(void **state)
 {
 	const unsigned long long ids = (1ull << CAP_SETUID) | (1ull << CAP_SETGID);
-	struct passwd *pw;
 	struct unit_case c;
 
 	(void)state;
 	if (geteuid() != 0)
 		skip();
-	pw = getpwnam("nobody");
-	assert_non_null(pw);
-	c.who.arg = "nobody";
-	c.who.uid = pw->pw_uid;
-	c.who.gid = pw->pw_gid;
+	nobody_case(&c.who);
 	/* rngd.service as shipped. */
 	c.bounding = CAP_SYS_ADMIN_MASK | ids | (1ull << CAP_SETPCAP);
 	c.bounding_after = CAP_SYS_ADMIN_MASK;
@@ -240,17 +241,12 @@ static int child_drop_keeps_granted_groups(const void *p)
 
 static void test_drop_keeps_granted_groups(void **state)
 {
-	struct passwd *pw;
 	struct drop_case c;
 
 	(void)state;
 	if (geteuid() != 0)
 		skip();
-	pw = getpwnam("nobody");
-	assert_non_null(pw);
-	c.arg = "nobody";
-	c.uid = pw->pw_uid;
-	c.gid = pw->pw_gid;
+	nobody_case(&c);
 	assert_int_equal(run_child(child_drop_keeps_granted_groups, &c), CHILD_OK);
 }
 

@@ -36,23 +36,18 @@ static void write_file(const char *dir, const char *name, const char *text)
 /* A fake root with a static /proc (and one hwmon sensor). */
 static char *make_root(int bad_vmstat)
 {
+	/* Parents first: mkdir() makes one level at a time. */
+	static const char *const dirs[] = { "proc", "proc/net", "sys", "sys/class", "sys/class/hwmon",
+					    "sys/class/hwmon/hwmon0" };
 	char tmpl[] = "/tmp/sysstat-test.XXXXXX";
 	char *root = strdup(mkdtemp(tmpl));
 	char path[512];
 
 	assert_non_null(root);
-	(void)snprintf(path, sizeof(path), "%s/proc", root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	(void)snprintf(path, sizeof(path), "%s/proc/net", root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	(void)snprintf(path, sizeof(path), "%s/sys", root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	(void)snprintf(path, sizeof(path), "%s/sys/class", root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	(void)snprintf(path, sizeof(path), "%s/sys/class/hwmon", root);
-	assert_int_equal(mkdir(path, 0755), 0);
-	(void)snprintf(path, sizeof(path), "%s/sys/class/hwmon/hwmon0", root);
-	assert_int_equal(mkdir(path, 0755), 0);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		(void)snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
 	write_file(root, "proc/interrupts", "  CPU0\n 0: 5 timer\n");
 	write_file(root, "proc/stat", "cpu 1 2 3\nctxt 9\n");
 	write_file(root, "proc/diskstats", "");
