@@ -23,15 +23,15 @@ check_SCRIPTS += $(FUZZ_HARNESSES)
 TESTS += tests/fuzz/fuzz-check.sh
 CLEANFILES += $(FUZZ_HARNESSES)
 EXTRA_DIST += \
-	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cli.c tests/fuzz/fuzz_gate.c tests/fuzz/fuzz_sysstat.c \
+	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cli.c tests/fuzz/fuzz_gate.c tests/fuzz/fuzz_sysstat.c tests/fuzz/fuzz_check.h \
 	tests/fuzz/build-harness.sh tests/fuzz/run-fuzz.sh tests/fuzz/fuzz-check.sh tests/fuzz/options.dict \
 	tests/fuzz/corpus
 
-tests/fuzz/fuzz_config: $(top_srcdir)/tests/fuzz/fuzz_config.c $(FUZZ_OPTIONS_DEPS)
+tests/fuzz/fuzz_config: $(top_srcdir)/tests/fuzz/fuzz_config.c $(top_srcdir)/tests/fuzz/fuzz_check.h $(FUZZ_OPTIONS_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_config.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c -lm
 
-tests/fuzz/fuzz_cli: $(top_srcdir)/tests/fuzz/fuzz_cli.c $(FUZZ_OPTIONS_DEPS)
+tests/fuzz/fuzz_cli: $(top_srcdir)/tests/fuzz/fuzz_cli.c $(top_srcdir)/tests/fuzz/fuzz_check.h $(FUZZ_OPTIONS_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_cli.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c -lm
 
@@ -41,7 +41,7 @@ tests/fuzz/fuzz_gate: $(top_srcdir)/tests/fuzz/fuzz_gate.c fips/libfips.a \
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_gate.c $(FIPS_SOURCES) tests/reference/fips_reference.c -lm
 
-tests/fuzz/fuzz_sysstat: $(top_srcdir)/tests/fuzz/fuzz_sysstat.c $(top_srcdir)/sources/sysstat_parse.c \
+tests/fuzz/fuzz_sysstat: $(top_srcdir)/tests/fuzz/fuzz_sysstat.c $(top_srcdir)/tests/fuzz/fuzz_check.h $(top_srcdir)/sources/sysstat_parse.c \
 		$(top_srcdir)/sources/sysstat_parse.h config.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_sysstat.c sources/sysstat_parse.c

@@ -22,14 +22,7 @@
 #include <string.h>
 
 #include "rngd/options.h"
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "fuzz_cli: %s broken\n", #cond);     \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 #define MAX_ARGS 64
 
@@ -37,14 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_options(const struct rngd_options *o)
 {
-	CHECK(o->random_step >= 1 && o->random_step <= 65536);
-	CHECK(o->watermark_bits >= -1 && o->watermark_bits <= 4096);
-	CHECK(o->stats_interval_s >= 1 && o->stats_interval_s <= 86400);
-	CHECK(o->ready_timeout_ms <= 60000);
-	CHECK(o->retest_min_ms >= 1 && o->retest_max_ms >= 1);
-	CHECK(o->topup_bytes >= 1 && o->topup_bytes <= 4096);
+	FUZZ_CHECK(o->random_step >= 1 && o->random_step <= 65536);
+	FUZZ_CHECK(o->watermark_bits >= -1 && o->watermark_bits <= 4096);
+	FUZZ_CHECK(o->stats_interval_s >= 1 && o->stats_interval_s <= 86400);
+	FUZZ_CHECK(o->ready_timeout_ms <= 60000);
+	FUZZ_CHECK(o->retest_min_ms >= 1 && o->retest_max_ms >= 1);
+	FUZZ_CHECK(o->topup_bytes >= 1 && o->topup_bytes <= 4096);
 	for (size_t i = 0; i < o->n_source_args; i++)
-		CHECK(o->source_args[i].text && o->source_args[i].text[0]);
+		FUZZ_CHECK(o->source_args[i].text && o->source_args[i].text[0]);
 }
 
 static bool same_options(const struct rngd_options *a, const struct rngd_options *b)
@@ -85,16 +78,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rngd_options_init(&o2);
 	r1 = rngd_options_parse_argv(&o1, argc, argv, err1);
 	r2 = rngd_options_parse_argv(&o2, argc, argv2, err2);
-	CHECK(r1 == 0 || r1 == -EINVAL || r1 == -ENOMEM);
-	CHECK(r1 == r2);
+	FUZZ_CHECK(r1 == 0 || r1 == -EINVAL || r1 == -ENOMEM);
+	FUZZ_CHECK(r1 == r2);
 	if (r1 < 0) {
 		size_t len = strnlen(err1, sizeof(err1));
 
-		CHECK(len > 0 && len < sizeof(err1));
-		CHECK(strcmp(err1, err2) == 0);
+		FUZZ_CHECK(len > 0 && len < sizeof(err1));
+		FUZZ_CHECK(strcmp(err1, err2) == 0);
 	} else {
 		check_options(&o1);
-		CHECK(same_options(&o1, &o2));
+		FUZZ_CHECK(same_options(&o1, &o2));
 	}
 	rngd_options_free(&o1);
 	rngd_options_free(&o2);

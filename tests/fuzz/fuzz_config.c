@@ -18,14 +18,7 @@
 #include <unistd.h>
 
 #include "rngd/options.h"
-
-#define CHECK(cond)                                                             \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "fuzz_config: %s broken\n", #cond);     \
-			abort();                                                \
-		}                                                               \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,27 +27,27 @@ static char config_path[64];
 
 static void check_options(const struct rngd_options *o)
 {
-	CHECK(o->random_step >= 1 && o->random_step <= 65536);
-	CHECK(o->watermark_bits >= -1 && o->watermark_bits <= 4096);
-	CHECK(o->stats_interval_s >= 1 && o->stats_interval_s <= 86400);
-	CHECK(o->ready_timeout_ms <= 60000);
-	CHECK(o->quarantine_after <= 1000000);
-	CHECK(o->retest_min_ms >= 1 && o->retest_min_ms <= 86400000);
-	CHECK(o->retest_max_ms >= 1 && o->retest_max_ms <= 86400000);
-	CHECK(o->topup_interval_s >= 1 && o->topup_interval_s <= 86400);
-	CHECK(o->topup_bytes >= 1 && o->topup_bytes <= 4096);
-	CHECK(o->on_fail == RNGD_ON_FAIL_DROP || o->on_fail == RNGD_ON_FAIL_MIX);
+	FUZZ_CHECK(o->random_step >= 1 && o->random_step <= 65536);
+	FUZZ_CHECK(o->watermark_bits >= -1 && o->watermark_bits <= 4096);
+	FUZZ_CHECK(o->stats_interval_s >= 1 && o->stats_interval_s <= 86400);
+	FUZZ_CHECK(o->ready_timeout_ms <= 60000);
+	FUZZ_CHECK(o->quarantine_after <= 1000000);
+	FUZZ_CHECK(o->retest_min_ms >= 1 && o->retest_min_ms <= 86400000);
+	FUZZ_CHECK(o->retest_max_ms >= 1 && o->retest_max_ms <= 86400000);
+	FUZZ_CHECK(o->topup_interval_s >= 1 && o->topup_interval_s <= 86400);
+	FUZZ_CHECK(o->topup_bytes >= 1 && o->topup_bytes <= 4096);
+	FUZZ_CHECK(o->on_fail == RNGD_ON_FAIL_DROP || o->on_fail == RNGD_ON_FAIL_MIX);
 	/* Command-line-only settings cannot come from a file. */
-	CHECK(!o->list && !o->version && !o->help && !o->test_mode && !o->config_path);
+	FUZZ_CHECK(!o->list && !o->version && !o->help && !o->test_mode && !o->config_path);
 	for (size_t i = 0; i < o->n_source_args; i++) {
 		const struct rngd_source_arg *a = &o->source_args[i];
 
-		CHECK(a->text && a->text[0]);
-		CHECK(a->kind == RNGD_SRC_FILE || a->kind == RNGD_SRC_EXCLUDE ||
+		FUZZ_CHECK(a->text && a->text[0]);
+		FUZZ_CHECK(a->kind == RNGD_SRC_FILE || a->kind == RNGD_SRC_EXCLUDE ||
 		      a->kind == RNGD_SRC_INCLUDE || a->kind == RNGD_SRC_OPTION);
 	}
 	if (o->hwrng_sysfs)
-		CHECK(o->hwrng_sysfs[0] == '/');
+		FUZZ_CHECK(o->hwrng_sysfs[0] == '/');
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -75,13 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(err, 0x5a, sizeof(err));
 	rngd_options_init(&o);
 	r = rngd_config_load(&o, config_path, true, err);
-	CHECK(r == 0 || (r < 0 && r > -4096));
+	FUZZ_CHECK(r == 0 || (r < 0 && r > -4096));
 	if (r < 0) {
 		size_t len = strnlen(err, sizeof(err));
 
-		CHECK(len > 0 && len < sizeof(err));
-		CHECK(!strchr(err, '\n'));
-		CHECK(strncmp(err, config_path, strlen(config_path)) == 0);
+		FUZZ_CHECK(len > 0 && len < sizeof(err));
+		FUZZ_CHECK(!strchr(err, '\n'));
+		FUZZ_CHECK(strncmp(err, config_path, strlen(config_path)) == 0);
 	} else {
 		check_options(&o);
 	}

@@ -17,14 +17,7 @@
 #include <string.h>
 
 #include "sources/sysstat_parse.h"
-
-#define CHECK(cond)                                                             \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "fuzz_sysstat: %s broken\n", #cond);    \
-			abort();                                                \
-		}                                                               \
-	} while (0)
+#include "tests/fuzz/fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -57,12 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		values[i] = CANARY;
 	out = (struct sysstat_values){ .v = values, .n = 0, .cap = cap, .dropped = 0 };
 	r = parsers[data[0] % (sizeof(parsers) / sizeof(parsers[0]))](text, len, &out);
-	CHECK(r == -EINVAL || r >= 0);
-	CHECK(out.n <= cap);
+	FUZZ_CHECK(r == -EINVAL || r >= 0);
+	FUZZ_CHECK(out.n <= cap);
 	if (r >= 0)
-		CHECK((size_t)r == out.n + out.dropped);
+		FUZZ_CHECK((size_t)r == out.n + out.dropped);
 	for (size_t i = cap; i <= 64; i++)
-		CHECK(values[i] == CANARY);
+		FUZZ_CHECK(values[i] == CANARY);
 	free(text);
 	return 0;
 }
