@@ -14,7 +14,7 @@ int rng_cpu_word(const struct rng_cpu_words *w, uint64_t *out, unsigned int roun
 				return 0;
 		if (round + 1 >= rounds)
 			return -EAGAIN;
-		w->backoff(1u << round);
+		w->backoff(w->steady_backoff ? 1u : 1u << round);
 	}
 }
 

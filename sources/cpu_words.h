@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Words from a CPU instruction that may answer "none now" (arm64's
- * RNDR/RNDRRS, POWER's DARN): retried, then backed off with doubling
- * sleeps, a bounded number of rounds; handed over as soon as something is
- * in hand; and checked at open for a generator stuck on one word.
+ * Words from a CPU instruction that may answer "none now" (x86's RDSEED
+ * and RDRAND, arm64's RNDR/RNDRRS, POWER's DARN): retried, then backed off
+ * with sleeps, a bounded number of rounds; handed over as soon as something
+ * is in hand; and checked at open for a generator stuck on one word.
  */
 #ifndef RNGD_SOURCES_CPU_WORDS_H
 #define RNGD_SOURCES_CPU_WORDS_H
@@ -19,10 +19,13 @@ struct rng_cpu_words {
 	void (*backoff)(unsigned int ms);       /* the sleep between rounds */
 	const void *ctx;
 	unsigned int retries;                   /* attempts in one round */
+	/* 1 ms between every round rather than doubling: RDSEED's underflow
+	 * lasts microseconds, and its bound is stated in 1 ms rounds. */
+	bool steady_backoff;
 };
 
-/* One word within @rounds rounds, sleeping 1, 2, 4 ... ms between them:
- * 0, or -EAGAIN. */
+/* One word within @rounds rounds, sleeping 1, 2, 4 ... ms (or 1 ms each,
+ * steady_backoff) between them: 0, or -EAGAIN. */
 int rng_cpu_word(const struct rng_cpu_words *w, uint64_t *out, unsigned int rounds);
 
 /* Fill @buf. The first word may take @rounds rounds; after it, a word
