@@ -162,22 +162,13 @@ int rdrand_source_uses_rdseed(const struct rng_source *src)
 
 static int rdrand_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct rdrand_state *st;
-	enum rdrand_choice choice;
+	static const char *const names[] = { "auto", "rdseed", "rdrand" }; /* enum rdrand_choice's order */
+	struct rdrand_state *st = src->priv;
+	int choice = rng_cpu_instruction_option(src, key, value, names);
 
-	if (strcmp(key, "instruction") != 0)
-		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: instruction)", key);
-	if (strcmp(value, "auto") == 0)
-		choice = CHOICE_AUTO;
-	else if (strcmp(value, "rdseed") == 0)
-		choice = CHOICE_RDSEED;
-	else if (strcmp(value, "rdrand") == 0)
-		choice = CHOICE_RDRAND;
-	else
-		return rng_source_why(src, -EINVAL,
-				      "instruction '%s' is not auto, rdseed or rdrand", value);
-	st = src->priv;
-	st->choice = choice;
+	if (choice < 0)
+		return choice;
+	st->choice = (enum rdrand_choice)choice;
 	return 0;
 }
 
