@@ -53,6 +53,16 @@ static int push2(struct rngd_argv *a, const char *opt, const char *value)
 	return r < 0 ? r : rngd_argv_push(a, value);
 }
 
+/* rngd's periods (--topup-interval, --stats-interval) stop at a day: a
+ * peer's longer one becomes a day. */
+static int push_period(struct rngd_argv *a, const char *opt, unsigned long seconds)
+{
+	char word[24];
+
+	snprintf(word, sizeof(word), "%lu", seconds > 86400 ? 86400UL : seconds);
+	return push2(a, opt, word);
+}
+
 /* ---- 2. The peers' option tables ----------------------------------------- */
 
 /* What a peer option becomes. */
@@ -248,8 +258,7 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 		if (n == 0)
 			return rngd_options_note(o, LOG_INFO, "%s 0: the peer then never force-feeds; rngd keeps its top-up "
 				    "interval (kernels 5.18+ only)", opt);
-		snprintf(word, sizeof(word), "%lu", n > 86400 ? 86400UL : n);
-		return push2(t->out, "--topup-interval", word);
+		return push_period(t->out, "--topup-interval", n);
 	case ACT_RNG_TIMEOUT:
 		if (rng_parse_uint(value, 0, 4000000000UL, &n) < 0)
 			return rngd_fail(err, "%s needs seconds, not '%s'", opt, value);
@@ -261,8 +270,7 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 		if (n == 0)
 			return rngd_options_note(o, LOG_INFO, "%s 0: no periodic statistics; rngd logs them on SIGUSR1 and at exit "
 				    "as the peer does", opt);
-		snprintf(word, sizeof(word), "%lu", n > 86400 ? 86400UL : n);
-		return push2(t->out, "--stats-interval", word);
+		return push_period(t->out, "--stats-interval", n);
 	case ACT_NO_SOURCE:
 		if (strcmp(value, "1") == 0)
 			return push2(t->out, "--exclude", p->native);

@@ -112,6 +112,30 @@ static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long m
 	return 0;
 }
 
+/* @value as a whole number min..max into *field; else the error, @what
+ * naming the unit the option needs. */
+static int set_uint(unsigned int *field, const char *name, const char *value, const char *what,
+		    unsigned long min, unsigned long max, char err[RNGD_ERR_MAX])
+{
+	unsigned long n;
+
+	if (rng_parse_uint(value, min, max, &n) < 0)
+		return rngd_fail(err, "'%s' needs %s %lu..%lu, not '%s'", name, what, min, max, value);
+	*field = (unsigned int)n;
+	return 0;
+}
+
+/* @value as seconds (a fraction allowed) into *field_ms within min_ms..max_ms;
+ * else the error. */
+static int set_seconds_ms(unsigned int *field_ms, const char *name, const char *value, unsigned long min_ms,
+			  unsigned long max_ms, char err[RNGD_ERR_MAX])
+{
+	if (parse_seconds_ms(value, min_ms, max_ms, field_ms) < 0)
+		return rngd_fail(err, "'%s' needs seconds %g..%g, not '%s'", name, (double)min_ms / 1000.0,
+				 (double)max_ms / 1000.0, value);
+	return 0;
+}
+
 static int parse_bool(const char *v, bool *out)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
@@ -269,20 +293,14 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		o->watermark_bits = (int)n;
 		break;
 	case 's':
-		if (rng_parse_uint(value, 1, 65536, &n) < 0)
-			return rngd_fail(err, "'%s' needs a byte count 1..65536, not '%s'", name, value);
-		o->random_step = (unsigned int)n;
-		break;
+		return set_uint(&o->random_step, name, value, "a byte count", 1, 65536, err);
 	case 'e':
 		if (rng_parse_uint(value, 1, 8, &n) < 0)
 			return rngd_fail(err, "'%s' needs bits per byte 1..8, not '%s'", name, value);
 		o->entropy_ceiling = (double)n / 8.0;
 		break;
 	case 'R':
-		if (rng_parse_uint(value, 1, 86400, &n) < 0)
-			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
-		o->topup_interval_s = (unsigned int)n;
-		break;
+		return set_uint(&o->topup_interval_s, name, value, "seconds", 1, 86400, err);
 	case 'i':
 		o->ignorefail = flag;
 		o->on_fail = flag ? RNGD_ON_FAIL_MIX : RNGD_ON_FAIL_DROP;
@@ -302,37 +320,19 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 			return rngd_fail(err, "'%s' needs drop or mix, not '%s'", name, value);
 		break;
 	case OPT_STATS_INTERVAL:
-		if (rng_parse_uint(value, 1, 86400, &n) < 0)
-			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
-		o->stats_interval_s = (unsigned int)n;
-		break;
+		return set_uint(&o->stats_interval_s, name, value, "seconds", 1, 86400, err);
 	case OPT_READY_TIMEOUT:
-		if (parse_seconds_ms(value, 0, 60000, &o->ready_timeout_ms) < 0)
-			return rngd_fail(err, "'%s' needs seconds 0..60, not '%s'", name, value);
-		break;
+		return set_seconds_ms(&o->ready_timeout_ms, name, value, 0, 60000, err);
 	case OPT_QUARANTINE_AFTER:
-		if (rng_parse_uint(value, 0, 1000000, &n) < 0)
-			return rngd_fail(err, "'%s' needs a block count 0..1000000, not '%s'", name, value);
-		o->quarantine_after = (unsigned int)n;
-		break;
+		return set_uint(&o->quarantine_after, name, value, "a block count", 0, 1000000, err);
 	case OPT_RETEST_AFTER:
-		if (parse_seconds_ms(value, 1, 86400000, &o->retest_min_ms) < 0)
-			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
-		break;
+		return set_seconds_ms(&o->retest_min_ms, name, value, 1, 86400000, err);
 	case OPT_RETEST_MAX:
-		if (parse_seconds_ms(value, 1, 86400000, &o->retest_max_ms) < 0)
-			return rngd_fail(err, "'%s' needs seconds 0.001..86400, not '%s'", name, value);
-		break;
+		return set_seconds_ms(&o->retest_max_ms, name, value, 1, 86400000, err);
 	case OPT_TOPUP_INTERVAL:
-		if (rng_parse_uint(value, 1, 86400, &n) < 0)
-			return rngd_fail(err, "'%s' needs seconds 1..86400, not '%s'", name, value);
-		o->topup_interval_s = (unsigned int)n;
-		break;
+		return set_uint(&o->topup_interval_s, name, value, "seconds", 1, 86400, err);
 	case OPT_TOPUP_BYTES:
-		if (rng_parse_uint(value, 1, 4096, &n) < 0)
-			return rngd_fail(err, "'%s' needs a byte count 1..4096, not '%s'", name, value);
-		o->topup_bytes = (unsigned int)n;
-		break;
+		return set_uint(&o->topup_bytes, name, value, "a byte count", 1, 4096, err);
 	case OPT_EGD_SOCKET:
 		if (value[0] != '/' || strlen(value) >= 108)
 			return rngd_fail(err, "'%s' needs an absolute path under 108 bytes, not '%s'", name, value);
@@ -354,25 +354,13 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		break;
 	}
 	case OPT_EGD_RATE:
-		if (rng_parse_uint(value, 0, 1000000000, &n) < 0)
-			return rngd_fail(err, "'%s' needs bytes per second 0..1000000000, not '%s'", name, value);
-		o->egd_rate = (unsigned int)n;
-		break;
+		return set_uint(&o->egd_rate, name, value, "bytes per second", 0, 1000000000, err);
 	case OPT_EGD_BURST:
-		if (rng_parse_uint(value, 1, 16777216, &n) < 0)
-			return rngd_fail(err, "'%s' needs a byte count 1..16777216, not '%s'", name, value);
-		o->egd_burst = (unsigned int)n;
-		break;
+		return set_uint(&o->egd_burst, name, value, "a byte count", 1, 16777216, err);
 	case OPT_EGD_CLIENTS:
-		if (rng_parse_uint(value, 1, EGD_MAX_CLIENTS, &n) < 0)
-			return rngd_fail(err, "'%s' needs a client count 1..%u, not '%s'", name, EGD_MAX_CLIENTS, value);
-		o->egd_clients = (unsigned int)n;
-		break;
+		return set_uint(&o->egd_clients, name, value, "a client count", 1, EGD_MAX_CLIENTS, err);
 	case OPT_EGD_PRIME:
-		if (rng_parse_uint(value, 0, EGD_MAX_PRIME, &n) < 0)
-			return rngd_fail(err, "'%s' needs a byte count 0..%u, not '%s'", name, EGD_MAX_PRIME, value);
-		o->egd_prime = (unsigned int)n;
-		break;
+		return set_uint(&o->egd_prime, name, value, "a byte count", 0, EGD_MAX_PRIME, err);
 	default:
 		return rngd_fail(err, "unhandled option '%s'", name);
 	}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Words from a CPU instruction that may answer "none now" (arm64's
- * RNDR/RNDRRS, POWER's DARN): retried, then backed off with doubling
- * sleeps, a bounded number of rounds; handed over as soon as something is
- * in hand; and checked at open for a generator stuck on one word.
+ * Words from a CPU instruction that may answer "none now" (x86's RDSEED
+ * and RDRAND, arm64's RNDR/RNDRRS, POWER's DARN): retried, then backed off
+ * with sleeps, a bounded number of rounds; handed over as soon as something
+ * is in hand; and checked at open for a generator stuck on one word.
  */
 #ifndef RNGD_SOURCES_CPU_WORDS_H
 #define RNGD_SOURCES_CPU_WORDS_H
@@ -13,16 +13,21 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct rng_source;
+
 struct rng_cpu_words {
 	/* One attempt: true with a word in *out, false for "none now". */
 	bool (*try_word)(const void *ctx, uint64_t *out);
 	void (*backoff)(unsigned int ms);       /* the sleep between rounds */
 	const void *ctx;
 	unsigned int retries;                   /* attempts in one round */
+	/* 1 ms between every round rather than doubling: RDSEED's underflow
+	 * lasts microseconds, and its bound is stated in 1 ms rounds. */
+	bool steady_backoff;
 };
 
-/* One word within @rounds rounds, sleeping 1, 2, 4 ... ms between them:
- * 0, or -EAGAIN. */
+/* One word within @rounds rounds, sleeping 1, 2, 4 ... ms (or 1 ms each,
+ * steady_backoff) between them: 0, or -EAGAIN. */
 int rng_cpu_word(const struct rng_cpu_words *w, uint64_t *out, unsigned int rounds);
 
 /* Fill @buf. The first word may take @rounds rounds; after it, a word
@@ -44,5 +49,14 @@ enum rng_cpu_selftest {
  */
 enum rng_cpu_selftest rng_cpu_words_selftest(const struct rng_cpu_words *w, int n, unsigned int first_rounds,
 					     unsigned int rounds, int *at, uint64_t *first);
+
+/*
+ * The option "instruction" of the sources that read one of two
+ * instructions: @names holds "auto" and the two, in the order of the
+ * source's choice enum. Returns the index of @value, or -EINVAL with the
+ * reason in src->why.
+ */
+int rng_cpu_instruction_option(struct rng_source *src, const char *key, const char *value,
+			       const char *const names[3]);
 
 #endif /* RNGD_SOURCES_CPU_WORDS_H */

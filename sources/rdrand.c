@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "sources/cpu_words.h"
 #include "sources/rdrand.h"
 #include "sources/source.h"
 
@@ -162,22 +162,13 @@ int rdrand_source_uses_rdseed(const struct rng_source *src)
 
 static int rdrand_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct rdrand_state *st;
-	enum rdrand_choice choice;
+	static const char *const names[] = { "auto", "rdseed", "rdrand" }; /* enum rdrand_choice's order */
+	struct rdrand_state *st = src->priv;
+	int choice = rng_cpu_instruction_option(src, key, value, names);
 
-	if (strcmp(key, "instruction") != 0)
-		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: instruction)", key);
-	if (strcmp(value, "auto") == 0)
-		choice = CHOICE_AUTO;
-	else if (strcmp(value, "rdseed") == 0)
-		choice = CHOICE_RDSEED;
-	else if (strcmp(value, "rdrand") == 0)
-		choice = CHOICE_RDRAND;
-	else
-		return rng_source_why(src, -EINVAL,
-				      "instruction '%s' is not auto, rdseed or rdrand", value);
-	st = src->priv;
-	st->choice = choice;
+	if (choice < 0)
+		return choice;
+	st->choice = (enum rdrand_choice)choice;
 	return 0;
 }
 
@@ -252,51 +243,57 @@ static int rdrand_probe(struct rng_source *src)
 	return 0;
 }
 
-/* One 64-bit RDRAND value, retried as Intel's DRNG guide advises. */
-static int get_rdrand(const struct rdrand_hw *hw, uint64_t *out)
+static bool try_rdrand(const void *ctx, uint64_t *out)
 {
-	for (int i = 0; i < RDRAND_RETRIES; i++)
-		if (hw->rdrand64(out))
-			return 0;
-	return -EIO;
+	const struct rdrand_hw *hw = ctx;
+
+	return hw->rdrand64(out) != 0;
+}
+
+/* RDSEED underflow is normal under load (the entropy source is slower
+ * than the bus), so attempts are spaced with PAUSE. */
+static bool try_rdseed(const void *ctx, uint64_t *out)
+{
+	const struct rdrand_hw *hw = ctx;
+
+	if (hw->rdseed64(out))
+		return true;
+	hw->pause();
+	return false;
 }
 
 /*
- * One 64-bit RDSEED value. Underflow is normal under load (the entropy
- * source is slower than the bus), so attempts are spaced with PAUSE; a
- * bounded number of attempts keeps a dead unit from spinning forever.
+ * RDRAND is retried RDRAND_RETRIES times, as Intel's DRNG guide advises, in
+ * one round: its failure means a broken DRNG, not a busy one. RDSEED gets
+ * RDSEED_UNDERFLOW_ROUNDS rounds with a 1 ms sleep between them; the bound
+ * keeps a dead unit from spinning forever.
  */
-static int get_rdseed(const struct rdrand_hw *hw, uint64_t *out)
+static struct rng_cpu_words rdrand_words(const struct rdrand_state *st)
 {
-	for (int i = 0; i < RDSEED_RETRIES; i++) {
-		if (hw->rdseed64(out))
-			return 0;
-		hw->pause();
-	}
-	return -EAGAIN;
+	if (st->use_rdseed)
+		return (struct rng_cpu_words){ .try_word = try_rdseed, .backoff = rng_sleep_ms, .ctx = st->hw,
+					       .retries = RDSEED_RETRIES, .steady_backoff = true };
+	return (struct rng_cpu_words){ .try_word = try_rdrand, .backoff = rng_sleep_ms, .ctx = st->hw,
+				       .retries = RDRAND_RETRIES };
 }
 
-/* One word for the open-time self-test, with RDSEED's underflow sleeps. */
-static int selftest_word(const struct rdrand_state *st, uint64_t *word)
+static unsigned int rdrand_rounds(const struct rdrand_state *st)
 {
-	const struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+	return st->use_rdseed ? RDSEED_UNDERFLOW_ROUNDS : 1;
+}
 
-	if (!st->use_rdseed)
-		return get_rdrand(st->hw, word);
-	for (int round = 0; round < RDSEED_UNDERFLOW_ROUNDS; round++) {
-		if (get_rdseed(st->hw, word) == 0)
-			return 0;
-		(void)nanosleep(&ms, NULL);
-	}
-	return -EIO;
+static const char *insn_name(const struct rdrand_state *st)
+{
+	return st->use_rdseed ? "RDSEED" : "RDRAND";
 }
 
 static int rdrand_open(struct rng_source *src)
 {
 	struct rdrand_state *st = src->priv;
+	struct rng_cpu_words w;
 	unsigned features;
-	uint64_t first = 0, word;
-	int same = 1, err;
+	uint64_t first;
+	int stopped_at, err;
 
 	err = usable_features(src, st->hw);
 	if (err < 0)
@@ -322,20 +319,19 @@ static int rdrand_open(struct rng_source *src)
 	 * Some AMD parts return CF=1 with all-ones after resume from suspend:
 	 * a DRNG that repeats one word RDRAND_SELFTEST_WORDS times is broken.
 	 */
-	for (int i = 0; i < RDRAND_SELFTEST_WORDS; i++) {
-		err = selftest_word(st, &word);
-		if (err < 0)
-			return rng_source_why(src, -EIO, "%s self-test: instruction keeps failing",
-					      st->use_rdseed ? "RDSEED" : "RDRAND");
-		if (i == 0)
-			first = word;
-		else if (word != first)
-			same = 0;
-	}
-	if (same)
+	w = rdrand_words(st);
+	switch (rng_cpu_words_selftest(&w, RDRAND_SELFTEST_WORDS, rdrand_rounds(st), rdrand_rounds(st), &stopped_at,
+				       &first)) {
+	case RNG_CPU_SELFTEST_OK:
+		break;
+	case RNG_CPU_SELFTEST_NONE:
+	case RNG_CPU_SELFTEST_STOPPED:
+		return rng_source_why(src, -EIO, "%s self-test: instruction keeps failing", insn_name(st));
+	case RNG_CPU_SELFTEST_STUCK:
+	default:
 		return rng_source_why(src, -EIO, "%s self-test: %d identical words 0x%016llx (stuck DRNG)",
-				      st->use_rdseed ? "RDSEED" : "RDRAND", RDRAND_SELFTEST_WORDS,
-				      (unsigned long long)first);
+				      insn_name(st), RDRAND_SELFTEST_WORDS, (unsigned long long)first);
+	}
 
 	report_rdseed(st, st->use_rdseed);
 	st->open = 1;
@@ -345,45 +341,20 @@ static int rdrand_open(struct rng_source *src)
 
 static ssize_t rdrand_read(struct rng_source *src, void *buf, size_t len)
 {
-	struct rdrand_state *st = src->priv;
-	unsigned char *out = buf;
-	size_t done = 0;
-	int rounds = 0;
+	const struct rdrand_state *st = src->priv;
+	struct rng_cpu_words w;
+	ssize_t n;
 
 	if (!st->open)
 		return rng_source_why(src, -EBADF, "read before open");
-	while (done < len) {
-		uint64_t word;
-		size_t n = len - done < sizeof(word) ? len - done : sizeof(word);
-		int err;
-
-		if (!st->use_rdseed) {
-			err = get_rdrand(st->hw, &word);
-			if (err < 0) {
-				if (done)
-					break;
-				return rng_source_why(src, -EIO, "RDRAND failed %d times in a row (DRNG failure)",
-						      RDRAND_RETRIES);
-			}
-		} else {
-			err = get_rdseed(st->hw, &word);
-			if (err < 0) {
-				const struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
-
-				/* Hand over what we have rather than wait on the rest. */
-				if (done)
-					break;
-				if (++rounds >= RDSEED_UNDERFLOW_ROUNDS)
-					return rng_source_why(src, -EIO, "RDSEED gave nothing in %d attempts",
-							      RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
-				(void)nanosleep(&ms, NULL);
-				continue;
-			}
-		}
-		memcpy(out + done, &word, n);
-		done += n;
-	}
-	return (ssize_t)done;
+	w = rdrand_words(st);
+	n = rng_cpu_words_read(&w, buf, len, rdrand_rounds(st));
+	if (n >= 0)
+		return n;
+	if (st->use_rdseed)
+		return rng_source_why(src, -EIO, "RDSEED gave nothing in %d attempts",
+				      RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
+	return rng_source_why(src, -EIO, "RDRAND failed %d times in a row (DRNG failure)", RDRAND_RETRIES);
 }
 
 static void rdrand_close(struct rng_source *src)

@@ -125,21 +125,13 @@ int rndr_source_uses_rndrrs(const struct rng_source *src)
 
 static int rndr_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct rndr_state *st;
-	enum rndr_choice choice;
+	static const char *const names[] = { "auto", "rndrrs", "rndr" }; /* enum rndr_choice's order */
+	struct rndr_state *st = src->priv;
+	int choice = rng_cpu_instruction_option(src, key, value, names);
 
-	if (strcmp(key, "instruction") != 0)
-		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: instruction)", key);
-	if (strcmp(value, "auto") == 0)
-		choice = CHOICE_AUTO;
-	else if (strcmp(value, "rndrrs") == 0)
-		choice = CHOICE_RNDRRS;
-	else if (strcmp(value, "rndr") == 0)
-		choice = CHOICE_RNDR;
-	else
-		return rng_source_why(src, -EINVAL, "instruction '%s' is not auto, rndrrs or rndr", value);
-	st = src->priv;
-	st->choice = choice;
+	if (choice < 0)
+		return choice;
+	st->choice = (enum rndr_choice)choice;
 	return 0;
 }
 

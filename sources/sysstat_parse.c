@@ -136,7 +136,8 @@ int sysstat_parse_interrupts(const char *text, size_t len, struct sysstat_values
 	return total;
 }
 
-int sysstat_parse_stat(const char *text, size_t len, struct sysstat_values *out)
+/* "name n n n ..." lines; with @one_each, "name n" lines. */
+static int parse_named_lines(const char *text, size_t len, struct sysstat_values *out, bool one_each)
 {
 	struct cursor c = { text, text + len }, line;
 	struct span tok;
@@ -151,11 +152,21 @@ int sysstat_parse_stat(const char *text, size_t len, struct sysstat_values *out)
 		if (parse_u64(tok, &v))
 			return -EINVAL; /* every line starts with a name */
 		n = numbers_to_end(&line, out);
-		if (n <= 0)
+		if (n <= 0 || (one_each && n != 1))
 			return -EINVAL;
 		total += n;
 	}
 	return total > 0 ? total : -EINVAL;
+}
+
+int sysstat_parse_stat(const char *text, size_t len, struct sysstat_values *out)
+{
+	return parse_named_lines(text, len, out, false);
+}
+
+int sysstat_parse_vmstat(const char *text, size_t len, struct sysstat_values *out)
+{
+	return parse_named_lines(text, len, out, true);
 }
 
 int sysstat_parse_diskstats(const char *text, size_t len, struct sysstat_values *out)
@@ -180,24 +191,6 @@ int sysstat_parse_diskstats(const char *text, size_t len, struct sysstat_values 
 	}
 	/* A machine without block devices has an empty diskstats. */
 	return total;
-}
-
-int sysstat_parse_vmstat(const char *text, size_t len, struct sysstat_values *out)
-{
-	struct cursor c = { text, text + len }, line;
-	struct span tok;
-	int total = 0;
-
-	while (next_line(&c, &line)) {
-		uint64_t v;
-
-		if (!next_token(&line, &tok))
-			continue;
-		if (parse_u64(tok, &v) || numbers_to_end(&line, out) != 1)
-			return -EINVAL;
-		total++;
-	}
-	return total > 0 ? total : -EINVAL;
 }
 
 int sysstat_parse_netdev(const char *text, size_t len, struct sysstat_values *out)
