@@ -28,6 +28,8 @@ tests_unit_test_daemon_policy_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_daemon_loop_SOURCES = $(DAEMON_LOOP_TEST_FILES)
 tests_unit_test_daemon_loop_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS)
 tests_unit_test_daemon_loop_LDADD = $(DAEMON_LOOP_TEST_LIBS)
+# A reader thread that cannot start (test_reader_start_failure_...).
+tests_unit_test_daemon_loop_LDFLAGS = -Wl,--wrap=pthread_create
 tests_unit_test_daemon_log_SOURCES = $(DAEMON_LOG_TEST_FILES)
 tests_unit_test_daemon_log_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 tests_unit_test_daemon_log_LDADD = $(CMOCKA_LIBS) -lpthread
@@ -55,7 +57,7 @@ tests_unit_test_daemon_policy_asan_LDFLAGS = $(DAEMON_SANITIZE)
 tests_unit_test_daemon_policy_asan_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_daemon_loop_asan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
 tests_unit_test_daemon_loop_asan_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_daemon_loop_asan_LDFLAGS = $(DAEMON_SANITIZE)
+tests_unit_test_daemon_loop_asan_LDFLAGS = $(DAEMON_SANITIZE) -Wl,--wrap=pthread_create
 tests_unit_test_daemon_loop_asan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
 tests_unit_test_daemon_log_asan_SOURCES = $(DAEMON_LOG_TEST_FILES)
 tests_unit_test_daemon_log_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread $(DAEMON_SANITIZE)

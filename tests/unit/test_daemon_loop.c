@@ -171,6 +171,24 @@ static const struct rng_sink_ops fake_sink_ops = {
 
 /* ---- harness ---------------------------------------------------------- */
 
+/*
+ * pthread_create() as the code under test sees it (the test links with
+ * -Wl,--wrap=pthread_create): with thread_creates_left at 0 it fails
+ * with EAGAIN, as glibc does out of threads; -1 means no limit.
+ */
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+static int thread_creates_left = -1;
+
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	if (thread_creates_left == 0)
+		return EAGAIN;
+	if (thread_creates_left > 0)
+		thread_creates_left--;
+	return __real_pthread_create(t, attr, fn, arg);
+}
+
 struct signal_later {
 	int sig;
 	long ms;
@@ -697,6 +715,56 @@ static void signal_run_done(struct signal_run *r)
 
 /* SIGHUP hands the reload to the caller by a return value; the readers
  * keep running, and the next call re-opens every source and goes on. */
+/*
+ * A reader thread that cannot start ends the run with an error, through
+ * the same exit as SIGTERM: the readers that did start are stopped and
+ * joined, and the final stats file and summary are written (main.c adds
+ * the EGD server's summary after the loop's).
+ */
+static void test_reader_start_failure_ends_through_the_exit_path(void **state)
+{
+	struct fake_source first = { .state = 1 }, second = { .state = 2 };
+	struct fake_sink fs = { .demand = 1 << 20 };
+	struct rng_sink sink = { &fake_sink_ops, &fs };
+	struct rngd_slot *slots = calloc(2, sizeof(*slots));
+	char dir[] = "/tmp/rngd-loop.XXXXXX", path[64];
+	struct rngd_loop_config cfg;
+	struct rngd_log log;
+	struct rngd_loop *loop;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(slots);
+	assert_non_null(mkdtemp(dir));
+	(void)snprintf(path, sizeof(path), "%s/stats", dir);
+	default_cfg(&cfg);
+	cfg.stats_file = path;
+	assert_int_equal(rng_source_init(&slots[0].src, &fake_ops), 0);
+	slots[0].src.priv = &first;
+	assert_int_equal(rng_source_init(&slots[1].src, &fake_ops), 0);
+	slots[1].src.priv = &second;
+	slots[0].enabled = slots[1].enabled = true;
+	rngd_log_init(&log, true, LOG_CRIT);
+	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 2, &cfg), 0);
+	assert_int_equal(rngd_loop_open_sources(loop), 2);
+	thread_creates_left = 1;   /* the first reader starts, the second cannot */
+	assert_int_equal(rngd_loop_run(loop), RNGD_EXIT_FAILURE);
+	thread_creates_left = -1;
+	assert_true(slots[0].started);
+	assert_false(slots[0].stuck);
+	assert_false(slots[1].started);
+	assert_int_equal(fs.credit, 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 0);
+	rngd_loop_destroy(loop);
+	rngd_log_close(&log);
+	(void)unlink(path);
+	(void)rmdir(dir);
+	for (int i = 0; i < 2; i++)
+		free(slots[i].ring);
+	free(slots);
+}
+
 static void test_sighup_returns_reload_and_resume_reopens(void **state)
 {
 	struct signal_run r;
@@ -782,6 +850,7 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_queue_wiped),
 	cmocka_unit_test(test_credited_first_while_filling),
 	cmocka_unit_test(test_set_config_keeps_test_mode),
+	cmocka_unit_test(test_reader_start_failure_ends_through_the_exit_path),
 	cmocka_unit_test(test_sighup_returns_reload_and_resume_reopens),
 	cmocka_unit_test(test_sigusr1_returns_stats_and_resume_keeps_sources)
 )
