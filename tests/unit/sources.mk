@@ -4,9 +4,9 @@
 SOURCES_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 
-SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c $(TESTS_LIB_SOURCE_FIXTURE) sources/rdrand.c sources/rdrand.h rngd/credit.c \
+SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rdrand.c sources/rdrand.h rngd/credit.c \
 	sources/cpuid.c sources/cpuid.h sources/common.c
-SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c $(TESTS_LIB_SOURCE_FIXTURE) sources/padlock.c sources/padlock.h \
+SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/padlock.c sources/padlock.h \
 	sources/cpuid.c sources/cpuid.h sources/common.c
 SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \
 	sources/sysstat_parse.c sources/sysstat_parse.h
