@@ -15,9 +15,9 @@ SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c s
 SHA512_TEST_FILES = tests/unit/test_sha512.c sources/sha512.c sources/sha512.h
 SOURCE_DL_TEST_FILES = tests/unit/test_source_dl.c sources/dl.c sources/dl.h sources/common.c
 SOURCE_COMMON_TEST_FILES = tests/unit/test_source_common.c sources/common.c sources/source.h
-SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c $(TESTS_LIB_SOURCE_FIXTURE) sources/tpm_tss.c sources/tpm_tss.h \
+SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/tpm_tss.c sources/tpm_tss.h \
 	sources/common.c sources/parse_num.c sources/dl.c sources/dl.h
-SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c \
+SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c $(TESTS_LIB_SOURCE_FIXTURE) sources/tpm2.c sources/common.c \
 	sources/dl.c sources/dl.h
 
 EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
