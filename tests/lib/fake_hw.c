@@ -8,6 +8,7 @@
 
 struct fake_backoff_log fake_backoff;
 struct fake_x86_cpu fake_x86;
+struct fake_auxv fake_auxv;
 
 /* How many words fake_insn_run() has given since fake_hw_reset(). */
 static uint64_t words_given;
@@ -56,8 +57,15 @@ int fake_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out)
 	return 0;
 }
 
+int fake_auxv_hwcap2(unsigned long *out)
+{
+	*out = fake_auxv.hwcap2;
+	return fake_auxv.other_arch ? -ENOTSUP : 0;
+}
+
 void fake_hw_reset(void)
 {
+	memset(&fake_auxv, 0, sizeof(fake_auxv));
 	memset(&fake_backoff, 0, sizeof(fake_backoff));
 	memset(&fake_x86, 0, sizeof(fake_x86));
 	words_given = 0;

@@ -60,7 +60,18 @@ extern struct fake_x86_cpu fake_x86;
 /* A cpuid_fn reading fake_x86. */
 int fake_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *out);
 
-/* Zeroes fake_backoff, fake_x86 and the word sequence: each test's set-up calls it. */
+/* The kernel's AT_HWCAP2 word, as the arm64 and POWER sources read it. */
+struct fake_auxv {
+	int other_arch;                 /* built for another architecture: -ENOTSUP */
+	unsigned long hwcap2;
+};
+
+extern struct fake_auxv fake_auxv;
+
+/* The sources' hwcap2 hook, reading fake_auxv. */
+int fake_auxv_hwcap2(unsigned long *out);
+
+/* Zeroes fake_auxv, fake_backoff, fake_x86 and the word sequence: each test's set-up calls it. */
 void fake_hw_reset(void);
 
 #endif

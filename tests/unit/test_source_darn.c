@@ -32,18 +32,10 @@
 /* ---- fake CPU ----------------------------------------------------------- */
 
 struct fake_cpu {
-	int not_power;
-	unsigned long hwcap2;
 	struct fake_insn raw, conditioned;      /* DARN at L=2 and at L=1 */
 };
 
 static struct fake_cpu cpu; /* test fixture, reset by setup() */
-
-static int fake_hwcap2(unsigned long *out)
-{
-	*out = cpu.hwcap2;
-	return cpu.not_power ? -ENOTSUP : 0;
-}
 
 static uint64_t fake_darn(unsigned int level)
 {
@@ -55,7 +47,7 @@ static uint64_t fake_darn(unsigned int level)
 	return word;
 }
 
-static const struct darn_hw fake_hw = { .hwcap2 = fake_hwcap2, .darn = fake_darn, .backoff = fake_backoff_sleep };
+static const struct darn_hw fake_hw = { .hwcap2 = fake_auxv_hwcap2, .darn = fake_darn, .backoff = fake_backoff_sleep };
 
 static int setup(void **state)
 {
@@ -63,7 +55,7 @@ static int setup(void **state)
 
 	fake_hw_reset();
 	memset(&cpu, 0, sizeof(cpu));
-	cpu.hwcap2 = DARN_HWCAP2_DARN;
+	fake_auxv.hwcap2 = DARN_HWCAP2_DARN;
 	darn_source_use_hw(src, &fake_hw);
 	*state = src;
 	return 0;
@@ -75,7 +67,7 @@ static void test_not_power(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.not_power = 1;
+	fake_auxv.other_arch = 1;
 	assert_source_refuses(src, -ENODEV, "not a 64-bit POWER CPU");
 	assert_int_equal(cpu.raw.calls + cpu.conditioned.calls, 0);
 }
@@ -85,7 +77,7 @@ static void test_power8(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.hwcap2 = ~DARN_HWCAP2_DARN;
+	fake_auxv.hwcap2 = ~DARN_HWCAP2_DARN;
 	assert_source_refuses(src, -ENODEV, "lacks DARN");
 	assert_int_equal(cpu.raw.calls + cpu.conditioned.calls, 0);
 }
@@ -192,7 +184,7 @@ static void test_stuck_generator(void **state)
 
 static void test_native(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src;
 	uint64_t words[32];
 	unsigned long darn = 0;
 
@@ -200,21 +192,20 @@ static void test_native(void **state)
 #if defined(__powerpc64__)
 	darn = getauxval(AT_HWCAP2) & DARN_HWCAP2_DARN;
 #endif
-	assert_int_equal(rng_source_init(&src, &rng_source_darn_ops), 0);
+	src = fixture_source_new(&rng_source_darn_ops);
 	if (!darn) {
-		assert_int_equal(src.ops->probe(&src), -ENODEV);
-		print_message("native: unusable here: %s\n", src.why);
-		rng_source_release(&src);
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		print_message("native: unusable here: %s\n", src->why);
+		fixture_source_free(src);
 		return;
 	}
-	assert_int_equal(src.ops->probe(&src), 0);
-	assert_int_equal(src.ops->open(&src), 0);
-	assert_int_equal(src.ops->read(&src, words, sizeof(words)), sizeof(words));
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, words, sizeof(words)), sizeof(words));
 	for (int i = 1; i < 32; i++)
 		assert_true(words[i] != DARN_ERROR && words[i] != words[i - 1]);
-	print_message("native: %s\n", src.why);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	print_message("native: %s\n", src->why);
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(

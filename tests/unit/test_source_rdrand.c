@@ -328,36 +328,35 @@ static void test_odd_length(void **state)
 
 static void test_real_cpu(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src;
 	unsigned char a[4096], b[4096];
 	unsigned features = 0;
 	int ones = 0;
 
 	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_rdrand_ops), 0);
+	src = fixture_source_new(&rng_source_rdrand_ops);
 	(void)cpuid_rdrand_features(cpuid_native, &features);
 	if (!features) {
 		/* Honest refusal elsewhere, and the instructions never run. */
-		assert_int_equal(src.ops->probe(&src), -ENODEV);
-		assert_int_equal(src.ops->open(&src), -ENODEV);
-		rng_source_release(&src);
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		assert_int_equal(src->ops->open(src), -ENODEV);
+		fixture_source_free(src);
 		return;
 	}
-	assert_int_equal(src.ops->probe(&src), 0);
-	assert_int_equal(src.ops->open(&src), 0);
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
 	if (!(features & CPUID_RDSEED) || rdrand_hw_native.kernel_has_flag("rdseed") == 0)
-		assert_int_equal(rdrand_source_uses_rdseed(&src), 0);
+		assert_int_equal(rdrand_source_uses_rdseed(src), 0);
 	else
-		assert_int_equal(rdrand_source_uses_rdseed(&src), 1);
-	assert_int_equal(src.ops->read(&src, a, sizeof(a)), (ssize_t)sizeof(a));
-	assert_int_equal(src.ops->read(&src, b, sizeof(b)), (ssize_t)sizeof(b));
+		assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	assert_int_equal(src->ops->read(src, a, sizeof(a)), (ssize_t)sizeof(a));
+	assert_int_equal(src->ops->read(src, b, sizeof(b)), (ssize_t)sizeof(b));
 	assert_memory_not_equal(a, b, sizeof(a));
 	for (size_t i = 0; i < sizeof(a); i++)
 		ones += __builtin_popcount(a[i]);
 	/* 32768 bits: 6 sigma is about 543. */
 	assert_in_range(ones, 16384 - 600, 16384 + 600);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(

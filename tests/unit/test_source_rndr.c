@@ -32,18 +32,10 @@
 /* ---- fake CPU ----------------------------------------------------------- */
 
 struct fake_cpu {
-	int not_arm64;
-	unsigned long hwcap2;
 	struct fake_insn rndrrs, rndr;
 };
 
 static struct fake_cpu cpu; /* test fixture, reset by setup() */
-
-static int fake_hwcap2(unsigned long *out)
-{
-	*out = cpu.hwcap2;
-	return cpu.not_arm64 ? -ENOTSUP : 0;
-}
 
 /* A failure is NZCV = 0b0100 with 0 in the register, as fake_insn_run() leaves it. */
 static int fake_rndrrs(uint64_t *out)
@@ -57,7 +49,7 @@ static int fake_rndr(uint64_t *out)
 }
 
 static const struct rndr_hw fake_hw = {
-	.hwcap2 = fake_hwcap2, .rndrrs = fake_rndrrs, .rndr = fake_rndr, .backoff = fake_backoff_sleep,
+	.hwcap2 = fake_auxv_hwcap2, .rndrrs = fake_rndrrs, .rndr = fake_rndr, .backoff = fake_backoff_sleep,
 };
 
 static int setup(void **state)
@@ -66,7 +58,7 @@ static int setup(void **state)
 
 	fake_hw_reset();
 	memset(&cpu, 0, sizeof(cpu));
-	cpu.hwcap2 = RNDR_HWCAP2_RNG;
+	fake_auxv.hwcap2 = RNDR_HWCAP2_RNG;
 	rndr_source_use_hw(src, &fake_hw);
 	*state = src;
 	return 0;
@@ -78,7 +70,7 @@ static void test_not_arm64(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.not_arm64 = 1;
+	fake_auxv.other_arch = 1;
 	assert_source_refuses(src, -ENODEV, "not an arm64 CPU");
 	assert_int_equal(cpu.rndrrs.calls + cpu.rndr.calls, 0);
 }
@@ -87,7 +79,7 @@ static void test_no_feat_rng(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
+	fake_auxv.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
 	assert_source_refuses(src, -ENODEV, "lacks FEAT_RNG");
 	assert_int_equal(cpu.rndrrs.calls + cpu.rndr.calls, 0);
 }
@@ -203,7 +195,7 @@ static void test_stuck_generator(void **state)
 /* The real CPU: usable exactly when the kernel reports FEAT_RNG. */
 static void test_native(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src;
 	unsigned char buf[256];
 	unsigned long rng = 0;
 	int nonzero = 0;
@@ -212,22 +204,21 @@ static void test_native(void **state)
 #if defined(__aarch64__)
 	rng = getauxval(AT_HWCAP2) & RNDR_HWCAP2_RNG;
 #endif
-	assert_int_equal(rng_source_init(&src, &rng_source_rndr_ops), 0);
+	src = fixture_source_new(&rng_source_rndr_ops);
 	if (!rng) {
-		assert_int_equal(src.ops->probe(&src), -ENODEV);
-		print_message("native: unusable here: %s\n", src.why);
-		rng_source_release(&src);
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		print_message("native: unusable here: %s\n", src->why);
+		fixture_source_free(src);
 		return;
 	}
-	assert_int_equal(src.ops->probe(&src), 0);
-	assert_int_equal(src.ops->open(&src), 0);
-	assert_int_equal(src.ops->read(&src, buf, sizeof(buf)), sizeof(buf));
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
 	for (size_t i = 0; i < sizeof(buf); i++)
 		nonzero += buf[i] != 0;
 	assert_true(nonzero > 200);
-	print_message("native: %s\n", src.why);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	print_message("native: %s\n", src->why);
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(
