@@ -72,3 +72,14 @@ void assert_source_closed(struct rng_source *src)
 
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EBADF);
 }
+
+void assert_set_options(struct rng_source *src, const struct option_case *cases)
+{
+	for (const struct option_case *c = cases; c->key; c++) {
+		int ret = src->ops->set_option(src, c->key, c->value);
+
+		if (ret != c->ret)
+			fail_msg("%s: set_option(%s, \"%s\") = %d (%s), expected %d", src->name, c->key, c->value, ret,
+				 src->why, c->ret);
+	}
+}

@@ -33,4 +33,13 @@ void assert_read_fails(struct rng_source *src, size_t len, int err, const char *
 /* read() answers -EBADF: the source is not open. */
 void assert_source_closed(struct rng_source *src);
 
+/* One set_option() call and what it must return. */
+struct option_case {
+	const char *key, *value;
+	int ret;
+};
+
+/* set_option() with each case in turn, up to one with a NULL key, returns its .ret. */
+void assert_set_options(struct rng_source *src, const struct option_case *cases);
+
 #endif

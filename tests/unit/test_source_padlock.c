@@ -224,14 +224,13 @@ static void test_status_words(void **state)
 
 static void test_bad_options(void **state)
 {
-	struct rng_source *src = *state;
+	static const struct option_case cases[] = {
+		{ "divisor", "4", -EINVAL },  { "divisor", "-1", -EINVAL }, { "divisor", "12", -EINVAL },
+		{ "divisor", "", -EINVAL },   { "quality", "3", -EINVAL },  { "divisor", "2", 0 },
+		{ NULL, NULL, 0 },
+	};
 
-	assert_int_equal(src->ops->set_option(src, "divisor", "4"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "divisor", "-1"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "divisor", "12"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "divisor", ""), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "quality", "3"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "divisor", "2"), 0);
+	assert_set_options(*state, cases);
 }
 
 static void test_reopen_after_close(void **state)

@@ -351,17 +351,18 @@ static void test_cancelled_read_then_close(void **state)
 static void test_options(void **state)
 {
 	struct rng_source *src = *state;
+	static const struct option_case port_cases[] = {
+		{ "port", "0", -EINVAL }, { "port", "65536", -EINVAL }, { "port", "30x", -EINVAL },
+		{ "port", "31999", 0 },   { NULL, NULL, 0 },
+	};
+	static const struct option_case other_cases[] = {
+		{ "chunk", "4097", -EINVAL }, { "chunk", "0", -EINVAL }, { "host", "", -EINVAL },
+		{ "colour", "red", -EINVAL }, { "host", "127.0.0.1", 0 }, { NULL, NULL, 0 },
+	};
 
-	assert_int_equal(src->ops->set_option(src, "port", "0"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "port", "65536"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "port", "30x"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "port", "31999"), 0);
+	assert_set_options(src, port_cases);
 	assert_string_equal(getenv("TSS_TCSD_PORT"), "31999");
-	assert_int_equal(src->ops->set_option(src, "chunk", "4097"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "chunk", "0"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "host", ""), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "colour", "red"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "host", "127.0.0.1"), 0);
+	assert_set_options(src, other_cases);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(tspi.last_destination_set, 1);
 }
