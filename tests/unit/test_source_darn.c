@@ -184,7 +184,7 @@ static void test_stuck_generator(void **state)
 
 static void test_native(void **state)
 {
-	struct rng_source *src;
+	struct rng_source *src = fixture_source_new(&rng_source_darn_ops);
 	uint64_t words[32];
 	unsigned long darn = 0;
 
@@ -192,7 +192,6 @@ static void test_native(void **state)
 #if defined(__powerpc64__)
 	darn = getauxval(AT_HWCAP2) & DARN_HWCAP2_DARN;
 #endif
-	src = fixture_source_new(&rng_source_darn_ops);
 	if (!darn) {
 		assert_int_equal(src->ops->probe(src), -ENODEV);
 		print_message("native: unusable here: %s\n", src->why);

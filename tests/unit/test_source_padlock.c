@@ -113,7 +113,6 @@ static void test_detection(void **state)
 	for (size_t i = 0; i < sizeof(detection_cases) / sizeof(detection_cases[0]); i++) {
 		const struct detection_case *c = &detection_cases[i];
 		struct rng_source *src = via_source_new();
-		int err;
 
 		if (c->vendor)
 			fake_x86.vendor = c->vendor;
@@ -122,7 +121,8 @@ static void test_detection(void **state)
 			fake_x86.max_centaur_leaf = 0;
 		fake_x86.centaur1.edx = c->centaur1_edx;
 		if (c->err == 0) {
-			err = src->ops->probe(src);
+			int err = src->ops->probe(src);
+
 			if (err != 0)
 				fail_msg("%s: probe() = %d (%s), expected 0", c->cpu, err, src->why);
 		} else {
@@ -249,13 +249,13 @@ static void test_reopen_after_close(void **state)
 /* On this machine's real CPU: unless it is a VIA with its RNG on, nothing runs XSTORE. */
 static void test_real_cpu(void **state)
 {
-	struct rng_source *src;
+	struct rng_source *src = fixture_source_new(&rng_source_padlock_ops);
 	char why[RNG_SOURCE_WHY_MAX];
-	unsigned char buf[16];
 
 	(void)state;
-	src = fixture_source_new(&rng_source_padlock_ops);
 	if (cpuid_padlock_rng(cpuid_native, why, sizeof(why)) == 0) {
+		unsigned char buf[16];
+
 		assert_int_equal(src->ops->probe(src), 0);
 		assert_int_equal(src->ops->open(src), 0);
 		assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));

@@ -328,13 +328,12 @@ static void test_odd_length(void **state)
 
 static void test_real_cpu(void **state)
 {
-	struct rng_source *src;
+	struct rng_source *src = fixture_source_new(&rng_source_rdrand_ops);
 	unsigned char a[4096], b[4096];
 	unsigned features = 0;
 	int ones = 0;
 
 	(void)state;
-	src = fixture_source_new(&rng_source_rdrand_ops);
 	(void)cpuid_rdrand_features(cpuid_native, &features);
 	if (!features) {
 		/* Honest refusal elsewhere, and the instructions never run. */

@@ -195,7 +195,7 @@ static void test_stuck_generator(void **state)
 /* The real CPU: usable exactly when the kernel reports FEAT_RNG. */
 static void test_native(void **state)
 {
-	struct rng_source *src;
+	struct rng_source *src = fixture_source_new(&rng_source_rndr_ops);
 	unsigned char buf[256];
 	unsigned long rng = 0;
 	int nonzero = 0;
@@ -204,7 +204,6 @@ static void test_native(void **state)
 #if defined(__aarch64__)
 	rng = getauxval(AT_HWCAP2) & RNDR_HWCAP2_RNG;
 #endif
-	src = fixture_source_new(&rng_source_rndr_ops);
 	if (!rng) {
 		assert_int_equal(src->ops->probe(src), -ENODEV);
 		print_message("native: unusable here: %s\n", src->why);
