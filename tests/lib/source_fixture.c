@@ -73,6 +73,16 @@ void assert_source_closed(struct rng_source *src)
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EBADF);
 }
 
+void assert_source_reopens(struct rng_source *src, size_t len)
+{
+	unsigned char buf[4096];
+
+	assert_true(len <= sizeof(buf));
+	assert_source_closed(src);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, len), (ssize_t)len);
+}
+
 void assert_set_options(struct rng_source *src, const struct option_case *cases)
 {
 	for (const struct option_case *c = cases; c->key; c++) {

@@ -33,6 +33,9 @@ void assert_read_fails(struct rng_source *src, size_t len, int err, const char *
 /* read() answers -EBADF: the source is not open. */
 void assert_source_closed(struct rng_source *src);
 
+/* After close(): read() answers -EBADF, open() works again, and so does a read of @len bytes (at most 4096). */
+void assert_source_reopens(struct rng_source *src, size_t len);
+
 /* One set_option() call and what it must return. */
 struct option_case {
 	const char *key, *value;
