@@ -53,6 +53,7 @@ static const struct padlock_hw fake_hw = { .cpuid = fake_cpuid, .xstore = fake_x
 #define RNG_OK (PADLOCK_MSR_RNG_ENABLED)
 #define CENTAUR_RNG_PRESENT (1u << 2)
 #define CENTAUR_RNG_ENABLED (1u << 3)
+#define CENTAUR_RNG_ON (CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED)
 
 static const uint32_t script_one_byte[] = { RNG_OK | 1 };
 static const uint32_t script_eight_bytes[] = { RNG_OK | 8 };
@@ -66,7 +67,7 @@ static struct rng_source *via_source_new(void)
 	fake_x86.vendor = "CentaurHauls";
 	fake_x86.max_leaf = 1;
 	fake_x86.max_centaur_leaf = 0xC0000004u;
-	fake_x86.centaur1.edx = CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED;
+	fake_x86.centaur1.edx = CENTAUR_RNG_ON;
 	memset(&xstore, 0, sizeof(xstore));
 	xstore.eax_script = script_one_byte;
 	xstore.script_len = 1;
@@ -94,16 +95,19 @@ struct detection_case {
 };
 
 static const struct detection_case detection_cases[] = {
-	{ "VIA, RNG enabled", NULL, 0, 0, CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED, 0, NULL },
-	{ "Zhaoxin, RNG enabled", "  Shanghai  ", 0, 0, CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED, 0, NULL },
-	{ "VIA, RNG present but disabled", NULL, 0, 0, CENTAUR_RNG_PRESENT, -EPERM, "present but disabled" },
-	{ "VIA without RNG", NULL, 0, 0, 0, -ENODEV, "no PadLock RNG" },
-	{ "VIA without Centaur leaf", NULL, 0, 1, CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED, -ENODEV,
-	  "0xC0000001" },
+	{ .cpu = "VIA, RNG enabled", .centaur1_edx = CENTAUR_RNG_ON },
+	{ .cpu = "Zhaoxin, RNG enabled", .vendor = "  Shanghai  ", .centaur1_edx = CENTAUR_RNG_ON },
+	{ .cpu = "VIA, RNG present but disabled", .centaur1_edx = CENTAUR_RNG_PRESENT, .err = -EPERM,
+	  .why = "present but disabled" },
+	{ .cpu = "VIA without RNG", .centaur1_edx = 0, .err = -ENODEV, .why = "no PadLock RNG" },
+	{ .cpu = "VIA without Centaur leaf", .no_centaur_leaf = 1, .centaur1_edx = CENTAUR_RNG_ON, .err = -ENODEV,
+	  .why = "0xC0000001" },
 	/* Even if the Centaur leaf read back RNG bits, the vendor decides. */
-	{ "Intel", "GenuineIntel", 0, 0, CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED, -ENODEV, "GenuineIntel" },
-	{ "AMD", "AuthenticAMD", 0, 0, CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED, -ENODEV, "AuthenticAMD" },
-	{ "not x86", NULL, 1, 0, CENTAUR_RNG_PRESENT | CENTAUR_RNG_ENABLED, -ENODEV, "not an x86 CPU" },
+	{ .cpu = "Intel", .vendor = "GenuineIntel", .centaur1_edx = CENTAUR_RNG_ON, .err = -ENODEV,
+	  .why = "GenuineIntel" },
+	{ .cpu = "AMD", .vendor = "AuthenticAMD", .centaur1_edx = CENTAUR_RNG_ON, .err = -ENODEV,
+	  .why = "AuthenticAMD" },
+	{ .cpu = "not x86", .no_cpuid = 1, .centaur1_edx = CENTAUR_RNG_ON, .err = -ENODEV, .why = "not an x86 CPU" },
 };
 
 /* Each CPU on a fresh source; a refused one never runs XSTORE and stays closed. */
@@ -175,23 +179,28 @@ struct status_case {
 	size_t len;                     /* bytes read */
 	ssize_t result;                 /* what read() returns */
 	int calls;                      /* XSTOREs run; 0: not checked */
-	int first_byte;                 /* buf[0] (the fake's byte counter); -1: not checked */
+	int first_byte;                 /* buf[0] (the fake's byte counter); 0: not checked */
 	const char *why;                /* what a failed read names */
 };
 
 static const struct status_case status_cases[] = {
 	/* Divisor 0 asks for 8 bytes: counts of 0 and 4 are "no data"; the bytes are from the third store. */
-	{ "short count rejected", { RNG_OK | 0, RNG_OK | 4, RNG_OK | 8 }, 3, "0", 8, 8, 3, 16, NULL },
+	{ .what = "short count rejected", .script = { RNG_OK | 0, RNG_OK | 4, RNG_OK | 8 }, .script_len = 3,
+	  .divisor = "0", .len = 8, .result = 8, .calls = 3, .first_byte = 16 },
 	/* Bit 4 set (count 0x11 = 17) is not "1 byte": rejected. */
-	{ "count is bits 0 to 4", { RNG_OK | 0x11, RNG_OK | 1 }, 2, NULL, 1, 1, 2, 8, NULL },
-	{ "no data forever", { RNG_OK | 0 }, 1, NULL, 4, -EIO, PADLOCK_XSTORE_RETRIES * PADLOCK_EMPTY_ROUNDS, -1,
-	  "no data" },
-	{ "partial then dry", { RNG_OK | 1, RNG_OK | 1, RNG_OK | 0 }, 3, NULL, 10, 2, 0, -1, NULL },
-	{ "disabled at read", { 1 /* count fine, enable bit clear */ }, 1, NULL, 4, -EIO, 0, -1, "disabled" },
-	{ "raw bits refused", { RNG_OK | PADLOCK_MSR_RAW_BITS | 1 }, 1, NULL, 4, -EIO, 0, -1, "whitener" },
+	{ .what = "count is bits 0 to 4", .script = { RNG_OK | 0x11, RNG_OK | 1 }, .script_len = 2,
+	  .len = 1, .result = 1, .calls = 2, .first_byte = 8 },
+	{ .what = "no data forever", .script = { RNG_OK | 0 }, .script_len = 1,
+	  .len = 4, .result = -EIO, .calls = PADLOCK_XSTORE_RETRIES * PADLOCK_EMPTY_ROUNDS, .why = "no data" },
+	{ .what = "partial then dry", .script = { RNG_OK | 1, RNG_OK | 1, RNG_OK | 0 }, .script_len = 3,
+	  .len = 10, .result = 2 },
+	{ .what = "disabled at read", .script = { 1 /* count fine, enable bit clear */ }, .script_len = 1,
+	  .len = 4, .result = -EIO, .why = "disabled" },
+	{ .what = "raw bits refused", .script = { RNG_OK | PADLOCK_MSR_RAW_BITS | 1 }, .script_len = 1,
+	  .len = 4, .result = -EIO, .why = "whitener" },
 	/* The flagged store's byte 0 is dropped. */
-	{ "string filter drops store", { RNG_OK | PADLOCK_MSR_STRFILT_FAILED | 1, RNG_OK | 1 }, 2, NULL, 1, 1, 0, 8,
-	  NULL },
+	{ .what = "string filter drops store", .script = { RNG_OK | PADLOCK_MSR_STRFILT_FAILED | 1, RNG_OK | 1 },
+	  .script_len = 2, .len = 1, .result = 1, .first_byte = 8 },
 };
 
 static void test_status_words(void **state)
@@ -214,7 +223,7 @@ static void test_status_words(void **state)
 			fail_msg("%s: read() = %zd (%s), expected %zd", c->what, got, src->why, c->result);
 		if (c->calls && xstore.calls != c->calls)
 			fail_msg("%s: %d XSTOREs, expected %d", c->what, xstore.calls, c->calls);
-		if (c->first_byte >= 0 && buf[0] != c->first_byte)
+		if (c->first_byte && buf[0] != c->first_byte)
 			fail_msg("%s: first byte %u, expected %d", c->what, buf[0], c->first_byte);
 		if (c->why)
 			assert_why_mentions(src, c->why);
