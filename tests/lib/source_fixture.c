@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,7 +40,56 @@ void assert_source_refuses(struct rng_source *src, int err, const char *reason)
 	assert_int_equal(src->ops->probe(src), err);
 	if (!strstr(src->why, reason))
 		fail_msg("%s: probe says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+	assert_open_fails(src, err, reason);
+}
+
+void assert_why_mentions(const struct rng_source *src, const char *text)
+{
+	if (!strstr(src->why, text))
+		fail_msg("%s: says \"%s\", expected it to name \"%s\"", src->name, src->why, text);
+}
+
+void assert_open_fails(struct rng_source *src, int err, const char *reason)
+{
 	assert_int_equal(src->ops->open(src), err);
 	if (!strstr(src->why, reason))
 		fail_msg("%s: open says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+}
+
+void assert_read_fails(struct rng_source *src, size_t len, int err, const char *reason)
+{
+	unsigned char buf[4096];
+
+	assert_true(len <= sizeof(buf));
+	assert_int_equal(src->ops->read(src, buf, len), err);
+	if (!strstr(src->why, reason))
+		fail_msg("%s: read says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+}
+
+void assert_source_closed(struct rng_source *src)
+{
+	unsigned char buf[16];
+
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EBADF);
+}
+
+void assert_source_reopens(struct rng_source *src, size_t len)
+{
+	unsigned char buf[4096];
+
+	assert_true(len <= sizeof(buf));
+	assert_source_closed(src);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, len), (ssize_t)len);
+}
+
+void assert_set_options(struct rng_source *src, const struct option_case *cases)
+{
+	for (const struct option_case *c = cases; c->key; c++) {
+		int ret = src->ops->set_option(src, c->key, c->value);
+
+		if (ret != c->ret)
+			fail_msg("%s: set_option(%s, \"%s\") = %d (%s), expected %d", src->name, c->key, c->value, ret,
+				 src->why, c->ret);
+	}
 }

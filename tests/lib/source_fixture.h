@@ -21,4 +21,28 @@ int fixture_source_teardown(void **state);
 /* probe() and open() both fail with @err, and src->why says @reason. */
 void assert_source_refuses(struct rng_source *src, int err, const char *reason);
 
+/* src->why contains @text (the failure message shows what it said instead). */
+void assert_why_mentions(const struct rng_source *src, const char *text);
+
+/* open() fails with @err, and src->why says @reason. */
+void assert_open_fails(struct rng_source *src, int err, const char *reason);
+
+/* A read() of @len bytes (at most 4096) fails with @err, and src->why says @reason. */
+void assert_read_fails(struct rng_source *src, size_t len, int err, const char *reason);
+
+/* read() answers -EBADF: the source is not open. */
+void assert_source_closed(struct rng_source *src);
+
+/* After close(): read() answers -EBADF, open() works again, and so does a read of @len bytes (at most 4096). */
+void assert_source_reopens(struct rng_source *src, size_t len);
+
+/* One set_option() call and what it must return. */
+struct option_case {
+	const char *key, *value;
+	int ret;
+};
+
+/* set_option() with each case in turn, up to one with a NULL key, returns its .ret. */
+void assert_set_options(struct rng_source *src, const struct option_case *cases);
+
 #endif

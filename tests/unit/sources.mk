@@ -4,9 +4,9 @@
 SOURCES_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 
-SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c $(TESTS_LIB_SOURCE_FIXTURE) sources/rdrand.c sources/rdrand.h rngd/credit.c \
+SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rdrand.c sources/rdrand.h rngd/credit.c \
 	sources/cpuid.c sources/cpuid.h sources/cpu_words.c sources/cpu_words.h sources/common.c
-SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c $(TESTS_LIB_SOURCE_FIXTURE) sources/padlock.c sources/padlock.h \
+SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/padlock.c sources/padlock.h \
 	sources/cpuid.c sources/cpuid.h sources/common.c
 SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \
 	sources/sysstat_parse.c sources/sysstat_parse.h
@@ -15,9 +15,9 @@ SOURCE_SYSSTAT_TEST_FILES = tests/unit/test_source_sysstat.c sources/sysstat.c s
 SHA512_TEST_FILES = tests/unit/test_sha512.c sources/sha512.c sources/sha512.h
 SOURCE_DL_TEST_FILES = tests/unit/test_source_dl.c sources/dl.c sources/dl.h sources/common.c
 SOURCE_COMMON_TEST_FILES = tests/unit/test_source_common.c sources/common.c sources/source.h
-SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c $(TESTS_LIB_SOURCE_FIXTURE) sources/tpm_tss.c sources/tpm_tss.h \
+SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/tpm_tss.c sources/tpm_tss.h \
 	sources/common.c sources/parse_num.c sources/dl.c sources/dl.h
-SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c sources/tpm2.c sources/common.c \
+SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c $(TESTS_LIB_SOURCE_FIXTURE) sources/tpm2.c sources/common.c \
 	sources/dl.c sources/dl.h
 
 EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \

@@ -19,6 +19,7 @@
 
 #include "tests/lib/test_main.h"
 
+#include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
 #include "sources/darn.h"
@@ -31,53 +32,30 @@
 /* ---- fake CPU ----------------------------------------------------------- */
 
 struct fake_cpu {
-	int not_power;
-	unsigned long hwcap2;
-	int raw_missing;        /* L=2 only ever returns the error value */
-	int fail_first;         /* this many error values before any number */
-	int fail_after;         /* from this call on (if > 0), errors forever */
-	int stuck;
-	int calls, calls_l1, calls_l2;
-	unsigned int slept_ms, sleeps;
-	uint64_t next;
+	struct fake_insn raw, conditioned;      /* DARN at L=2 and at L=1 */
 };
 
 static struct fake_cpu cpu; /* test fixture, reset by setup() */
 
-static int fake_hwcap2(unsigned long *out)
-{
-	*out = cpu.hwcap2;
-	return cpu.not_power ? -ENOTSUP : 0;
-}
-
 static uint64_t fake_darn(unsigned int level)
 {
-	int call = ++cpu.calls;
+	uint64_t word;
 
-	if (level == DARN_LEVEL_RAW)
-		cpu.calls_l2++;
-	else
-		cpu.calls_l1++;
-	if ((level == DARN_LEVEL_RAW && cpu.raw_missing) || call <= cpu.fail_first ||
-	    (cpu.fail_after > 0 && call >= cpu.fail_after))
+	/* DARN has no failure flag: a failed call returns the error value. */
+	if (!fake_insn_run(level == DARN_LEVEL_RAW ? &cpu.raw : &cpu.conditioned, &word))
 		return DARN_ERROR;
-	return cpu.stuck ? 0x0f0f0f0f0f0f0f0full : 0x0123456789abcdefull * ++cpu.next;
+	return word;
 }
 
-static void fake_backoff(unsigned int ms)
-{
-	cpu.slept_ms += ms;
-	cpu.sleeps++;
-}
-
-static const struct darn_hw fake_hw = { .hwcap2 = fake_hwcap2, .darn = fake_darn, .backoff = fake_backoff };
+static const struct darn_hw fake_hw = { .hwcap2 = fake_auxv_hwcap2, .darn = fake_darn, .backoff = fake_backoff_sleep };
 
 static int setup(void **state)
 {
 	struct rng_source *src = fixture_source_new(&rng_source_darn_ops);
 
+	fake_hw_reset();
 	memset(&cpu, 0, sizeof(cpu));
-	cpu.hwcap2 = DARN_HWCAP2_DARN;
+	fake_auxv.hwcap2 = DARN_HWCAP2_DARN;
 	darn_source_use_hw(src, &fake_hw);
 	*state = src;
 	return 0;
@@ -89,9 +67,9 @@ static void test_not_power(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.not_power = 1;
+	fake_auxv.other_arch = 1;
 	assert_source_refuses(src, -ENODEV, "not a 64-bit POWER CPU");
-	assert_int_equal(cpu.calls, 0);
+	assert_int_equal(cpu.raw.calls + cpu.conditioned.calls, 0);
 }
 
 /* A POWER8: DARN would be an illegal instruction, so it must never run. */
@@ -99,9 +77,9 @@ static void test_power8(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.hwcap2 = ~DARN_HWCAP2_DARN;
+	fake_auxv.hwcap2 = ~DARN_HWCAP2_DARN;
 	assert_source_refuses(src, -ENODEV, "lacks DARN");
-	assert_int_equal(cpu.calls, 0);
+	assert_int_equal(cpu.raw.calls + cpu.conditioned.calls, 0);
 }
 
 static void test_raw_preferred(void **state)
@@ -112,10 +90,10 @@ static void test_raw_preferred(void **state)
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(darn_source_level(src), DARN_LEVEL_RAW);
-	assert_non_null(strstr(src->why, "L=2 (raw)"));
+	assert_why_mentions(src, "L=2 (raw)");
 	assert_true(src->entropy_per_bit == DARN_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
-	assert_int_equal(cpu.calls_l1, 0);
+	assert_int_equal(cpu.conditioned.calls, 0);
 }
 
 static void test_falls_back_to_conditioned(void **state)
@@ -123,11 +101,11 @@ static void test_falls_back_to_conditioned(void **state)
 	struct rng_source *src = *state;
 	unsigned char buf[16];
 
-	cpu.raw_missing = 1;
+	cpu.raw.fail_after = 1; /* L=2 only ever returns the error value */
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(darn_source_level(src), DARN_LEVEL_CONDITIONED);
-	assert_non_null(strstr(src->why, "L=2 gave only the error value"));
-	assert_int_equal(cpu.calls_l2, DARN_RETRIES * DARN_LEVEL_PROBE_ROUNDS);
+	assert_why_mentions(src, "L=2 gave only the error value");
+	assert_int_equal(cpu.raw.calls, DARN_RETRIES * DARN_LEVEL_PROBE_ROUNDS);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
 }
 
@@ -136,11 +114,10 @@ static void test_raw_demanded(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.raw_missing = 1;
+	cpu.raw.fail_after = 1;
 	assert_int_equal(src->ops->set_option(src, "level", "raw"), 0);
-	assert_int_equal(src->ops->open(src), -EIO);
-	assert_non_null(strstr(src->why, "only the error value"));
-	assert_int_equal(cpu.calls_l1, 0);
+	assert_open_fails(src, -EIO, "only the error value");
+	assert_int_equal(cpu.conditioned.calls, 0);
 }
 
 static void test_conditioned_on_request(void **state)
@@ -150,7 +127,7 @@ static void test_conditioned_on_request(void **state)
 	assert_int_equal(src->ops->set_option(src, "level", "conditioned"), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(darn_source_level(src), DARN_LEVEL_CONDITIONED);
-	assert_int_equal(cpu.calls_l2, 0);
+	assert_int_equal(cpu.raw.calls, 0);
 	assert_int_equal(src->ops->set_option(src, "level", "0"), -EINVAL);
 	assert_int_equal(src->ops->set_option(src, "use_aes", "1"), -EINVAL);
 }
@@ -162,29 +139,27 @@ static void test_transient_error_value(void **state)
 	uint64_t words[4];
 
 	assert_int_equal(src->ops->open(src), 0);
-	cpu.fail_first = cpu.calls + 2 * DARN_RETRIES + 1;
-	cpu.sleeps = cpu.slept_ms = 0;
+	cpu.raw.fail_first = cpu.raw.calls + 2 * DARN_RETRIES + 1;
+	fake_backoff = (struct fake_backoff_log){ 0 }; /* only the read's sleeps */
 	assert_int_equal(src->ops->read(src, words, sizeof(words)), sizeof(words));
 	for (int i = 0; i < 4; i++)
 		assert_true(words[i] != DARN_ERROR);
-	assert_int_equal(cpu.sleeps, 2);
-	assert_int_equal(cpu.slept_ms, 1 + 2);
+	assert_int_equal(fake_backoff.count, 2);
+	assert_int_equal(fake_backoff.total_ms, 1 + 2);
 }
 
 static void test_persistent_error_value(void **state)
 {
 	struct rng_source *src = *state;
-	unsigned char buf[64];
 	int before;
 
 	assert_int_equal(src->ops->open(src), 0);
-	cpu.fail_after = cpu.calls + 1;
-	before = cpu.calls;
-	cpu.sleeps = cpu.slept_ms = 0;
-	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
-	assert_int_equal(cpu.calls - before, DARN_RETRIES * DARN_BACKOFF_ROUNDS);
-	assert_int_equal(cpu.slept_ms, DARN_BACKOFF_TOTAL_MS);
-	assert_non_null(strstr(src->why, "error value"));
+	cpu.raw.fail_after = cpu.raw.calls + 1;
+	before = cpu.raw.calls;
+	fake_backoff = (struct fake_backoff_log){ 0 };
+	assert_read_fails(src, 64, -EIO, "error value");
+	assert_int_equal(cpu.raw.calls - before, DARN_RETRIES * DARN_BACKOFF_ROUNDS);
+	assert_int_equal(fake_backoff.total_ms, DARN_BACKOFF_TOTAL_MS);
 }
 
 static void test_partial_then_error(void **state)
@@ -193,24 +168,23 @@ static void test_partial_then_error(void **state)
 	unsigned char buf[64];
 
 	assert_int_equal(src->ops->open(src), 0);
-	cpu.fail_after = cpu.calls + 4; /* three words, then errors */
-	cpu.sleeps = 0;
+	cpu.raw.fail_after = cpu.raw.calls + 4; /* three words, then errors */
+	fake_backoff = (struct fake_backoff_log){ 0 }; /* only the read's sleeps */
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 24);
-	assert_int_equal(cpu.sleeps, 0);
+	assert_int_equal(fake_backoff.count, 0);
 }
 
 static void test_stuck_generator(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.stuck = 1;
-	assert_int_equal(src->ops->open(src), -EIO);
-	assert_non_null(strstr(src->why, "stuck generator"));
+	cpu.raw.stuck_word = cpu.conditioned.stuck_word = 0x0f0f0f0f0f0f0f0full;
+	assert_open_fails(src, -EIO, "stuck generator");
 }
 
 static void test_native(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = fixture_source_new(&rng_source_darn_ops);
 	uint64_t words[32];
 	unsigned long darn = 0;
 
@@ -218,21 +192,19 @@ static void test_native(void **state)
 #if defined(__powerpc64__)
 	darn = getauxval(AT_HWCAP2) & DARN_HWCAP2_DARN;
 #endif
-	assert_int_equal(rng_source_init(&src, &rng_source_darn_ops), 0);
 	if (!darn) {
-		assert_int_equal(src.ops->probe(&src), -ENODEV);
-		print_message("native: unusable here: %s\n", src.why);
-		rng_source_release(&src);
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		print_message("native: unusable here: %s\n", src->why);
+		fixture_source_free(src);
 		return;
 	}
-	assert_int_equal(src.ops->probe(&src), 0);
-	assert_int_equal(src.ops->open(&src), 0);
-	assert_int_equal(src.ops->read(&src, words, sizeof(words)), sizeof(words));
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, words, sizeof(words)), sizeof(words));
 	for (int i = 1; i < 32; i++)
 		assert_true(words[i] != DARN_ERROR && words[i] != words[i - 1]);
-	print_message("native: %s\n", src.why);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	print_message("native: %s\n", src->why);
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(

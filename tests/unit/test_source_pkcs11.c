@@ -22,6 +22,8 @@
 
 #include "tests/lib/test_main.h"
 
+#include "tests/lib/source_fixture.h"
+
 #include "sources/pkcs11.h"
 #include "sources/source.h"
 
@@ -82,27 +84,26 @@ static void test_pin_file(void **state)
 
 static void test_options(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = fixture_source_new(&rng_source_pkcs11_ops);
+	static const struct option_case cases[] = {
+		{ "chunk", "0", -EINVAL }, { "chunk", "65537", -EINVAL }, { "chunk", "-1", -EINVAL },
+		{ "chunk", "4096", 0 },    { "slot", "x", -EINVAL },      { "slot", "3", 0 },
+		{ "pin", "1234", -EINVAL }, /* no PIN on the command line: only pin-file */
+		{ NULL, NULL, 0 },
+	};
 
 	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_pkcs11_ops), 0);
-	assert_true(src.entropy_per_bit == 0.0);
-	assert_int_equal(src.ops->set_option(&src, "chunk", "0"), -EINVAL);
-	assert_int_equal(src.ops->set_option(&src, "chunk", "65537"), -EINVAL);
-	assert_int_equal(src.ops->set_option(&src, "chunk", "-1"), -EINVAL);
-	assert_int_equal(src.ops->set_option(&src, "chunk", "4096"), 0);
-	assert_int_equal(src.ops->set_option(&src, "slot", "x"), -EINVAL);
-	assert_int_equal(src.ops->set_option(&src, "slot", "3"), 0);
-	assert_int_equal(src.ops->set_option(&src, "pin", "1234"), -EINVAL);
-	assert_non_null(strstr(src.why, "unknown option"));
-	assert_int_equal(src.ops->set_option(&src, "token", "a-label-longer-than-thirty-two-bytes"), -EINVAL);
+	assert_true(src->entropy_per_bit == 0.0);
+	assert_set_options(src, cases);
+	assert_why_mentions(src, "unknown option");
+	assert_int_equal(src->ops->set_option(src, "token", "a-label-longer-than-thirty-two-bytes"), -EINVAL);
 	/* Off unless configured. */
-	assert_int_equal(src.ops->probe(&src), -ENODEV);
-	assert_non_null(strstr(src.why, "no module configured"));
-	assert_int_equal(src.ops->set_option(&src, "module", "/nonexistent/module.so"), 0);
-	assert_int_equal(src.ops->probe(&src), -ENODEV);
-	assert_non_null(strstr(src.why, "/nonexistent/module.so: No such file"));
-	rng_source_release(&src);
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_why_mentions(src, "no module configured");
+	assert_int_equal(src->ops->set_option(src, "module", "/nonexistent/module.so"), 0);
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_why_mentions(src, "/nonexistent/module.so: No such file");
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(

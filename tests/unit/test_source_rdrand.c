@@ -14,6 +14,7 @@
 
 #include "tests/lib/test_main.h"
 
+#include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
 #include "sources/rdrand.h"
@@ -23,65 +24,21 @@
 /* ---- fakes -------------------------------------------------------------- */
 
 struct fake_cpu {
-	uint32_t max_leaf;
-	uint32_t leaf1_ecx, leaf7_ebx;
-	int no_cpuid;
-	int rdrand_fail_first, rdseed_fail_first; /* failures before successes */
-	int rdseed_always_fail, rdrand_always_fail;
-	int stuck;
-	int rdseed_budget; /* successes left, -1 = unlimited */
+	struct fake_insn rdrand, rdseed;
 	int kernel_rdseed, kernel_rdrand; /* what /proc/cpuinfo lists: 1, 0, -1 unknown */
-	uint64_t next;
-	int rdrand_calls, rdseed_calls, pauses;
+	int pauses;
 };
 
 static struct fake_cpu cpu; /* test fixture, reset by setup() */
 
-static int fake_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
-{
-	(void)subleaf;
-	memset(r, 0, sizeof(*r));
-	if (cpu.no_cpuid)
-		return -ENOTSUP;
-	if (leaf == 0) {
-		r->eax = cpu.max_leaf;
-		memcpy(&r->ebx, "Genu", 4);
-		memcpy(&r->edx, "ineI", 4);
-		memcpy(&r->ecx, "ntel", 4);
-	} else if (leaf == 1 && cpu.max_leaf >= 1) {
-		r->ecx = cpu.leaf1_ecx;
-	} else if (leaf == 7 && cpu.max_leaf >= 7) {
-		r->ebx = cpu.leaf7_ebx;
-	}
-	return 0;
-}
-
-static uint64_t next_value(void)
-{
-	if (cpu.stuck)
-		return ~0ULL;
-	cpu.next = cpu.next * 6364136223846793005ULL + 1442695040888963407ULL;
-	return cpu.next;
-}
-
 static int fake_rdrand(uint64_t *out)
 {
-	cpu.rdrand_calls++;
-	if (cpu.rdrand_always_fail || cpu.rdrand_fail_first-- > 0)
-		return 0;
-	*out = next_value();
-	return 1;
+	return fake_insn_run(&cpu.rdrand, out);
 }
 
 static int fake_rdseed(uint64_t *out)
 {
-	cpu.rdseed_calls++;
-	if (cpu.rdseed_always_fail || cpu.rdseed_fail_first-- > 0 || cpu.rdseed_budget == 0)
-		return 0;
-	if (cpu.rdseed_budget > 0)
-		cpu.rdseed_budget--;
-	*out = next_value() ^ 0x5eed;
-	return 1;
+	return fake_insn_run(&cpu.rdseed, out);
 }
 
 static void fake_pause(void)
@@ -109,12 +66,12 @@ static int setup(void **state)
 {
 	struct rng_source *src = fixture_source_new(&rng_source_rdrand_ops);
 
+	fake_hw_reset();
+	fake_x86.vendor = "GenuineIntel";
+	fake_x86.max_leaf = 0x16;
+	fake_x86.leaf1.ecx = RDRAND_BIT;
+	fake_x86.leaf7.ebx = RDSEED_BIT;
 	memset(&cpu, 0, sizeof(cpu));
-	cpu.max_leaf = 0x16;
-	cpu.leaf1_ecx = RDRAND_BIT;
-	cpu.leaf7_ebx = RDSEED_BIT;
-	cpu.next = 12345;
-	cpu.rdseed_budget = -1;
 	cpu.kernel_rdseed = 1;
 	cpu.kernel_rdrand = 1;
 	rdrand_source_use_hw(src, &fake_hw);
@@ -129,27 +86,27 @@ static void test_probe_both(void **state)
 	struct rng_source *src = *state;
 
 	assert_int_equal(src->ops->probe(src), 0);
-	assert_non_null(strstr(src->why, "RDSEED available"));
+	assert_why_mentions(src, "RDSEED available");
 }
 
 static void test_probe_rdrand_only(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.leaf7_ebx = 0;
+	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->probe(src), 0);
-	assert_non_null(strstr(src->why, "lacks RDSEED"));
+	assert_why_mentions(src, "lacks RDSEED");
 }
 
 static void test_probe_none(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.leaf1_ecx = 0;
-	cpu.leaf7_ebx = 0;
+	fake_x86.leaf1.ecx = 0;
+	fake_x86.leaf7.ebx = 0;
 	assert_source_refuses(src, -ENODEV, "lacks RDSEED and RDRAND");
-	assert_int_equal(src->ops->read(src, (char[8]){ 0 }, 8), -EBADF);
-	assert_int_equal(cpu.rdrand_calls + cpu.rdseed_calls, 0);
+	assert_source_closed(src);
+	assert_int_equal(cpu.rdrand.calls + cpu.rdseed.calls, 0);
 }
 
 static void test_probe_leaf7_absent(void **state)
@@ -157,7 +114,7 @@ static void test_probe_leaf7_absent(void **state)
 	struct rng_source *src = *state;
 
 	/* A max leaf below 7 means leaf 7's bits are garbage, not RDSEED. */
-	cpu.max_leaf = 5;
+	fake_x86.max_leaf = 5;
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
@@ -171,12 +128,12 @@ static void test_kernel_masked_rdseed(void **state)
 	/* AMD Zen5: CPUID says RDSEED, the kernel cleared it (AMD-SB-7055). */
 	cpu.kernel_rdseed = 0;
 	assert_int_equal(src->ops->probe(src), 0);
-	assert_non_null(strstr(src->why, "kernel disabled"));
+	assert_why_mentions(src, "kernel disabled");
 	assert_true(src->ops->default_credit(src) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
 	assert_int_equal(src->ops->read(src, buf, 8), 8);
-	assert_int_equal(cpu.rdseed_calls, 0);
+	assert_int_equal(cpu.rdseed.calls, 0);
 	/* Forcing it does not get around the kernel either. */
 	src->ops->close(src);
 	assert_int_equal(src->ops->set_option(src, "instruction", "rdseed"), 0);
@@ -190,7 +147,7 @@ static void test_kernel_masked_both(void **state)
 	cpu.kernel_rdseed = 0;
 	cpu.kernel_rdrand = 0;
 	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "kernel disabled"));
+	assert_why_mentions(src, "kernel disabled");
 }
 
 static void test_kernel_unknown_trusts_cpuid(void **state)
@@ -208,9 +165,9 @@ static void test_probe_not_x86(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.no_cpuid = 1;
+	fake_x86.no_cpuid = 1;
 	assert_int_equal(src->ops->probe(src), -ENODEV);
-	assert_non_null(strstr(src->why, "not an x86 CPU"));
+	assert_why_mentions(src, "not an x86 CPU");
 }
 
 /* ---- instruction choice and credit -------------------------------------- */
@@ -228,10 +185,10 @@ static void test_rdseed_preferred_and_credit(void **state)
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
 	assert_true(src->ops->default_credit(src) == RDSEED_ENTROPY_PER_BIT);
 	assert_true(credit_entropy_per_bit(src, false) == RDSEED_ENTROPY_PER_BIT);
-	cpu.rdrand_calls = 0;
+	cpu.rdrand.calls = 0;
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
-	assert_int_equal(cpu.rdrand_calls, 0);
-	assert_int_equal(cpu.rdseed_calls, RDRAND_SELFTEST_WORDS + 13);
+	assert_int_equal(cpu.rdrand.calls, 0);
+	assert_int_equal(cpu.rdseed.calls, RDRAND_SELFTEST_WORDS + 13);
 }
 
 static void test_rdrand_fallback_keeps_low_credit(void **state)
@@ -239,12 +196,12 @@ static void test_rdrand_fallback_keeps_low_credit(void **state)
 	struct rng_source *src = *state;
 	unsigned char buf[64];
 
-	cpu.leaf7_ebx = 0;
+	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
 	assert_true(credit_entropy_per_bit(src, false) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 64);
-	assert_int_equal(cpu.rdseed_calls, 0);
+	assert_int_equal(cpu.rdseed.calls, 0);
 }
 
 static void test_explicit_credit_kept(void **state)
@@ -265,10 +222,10 @@ static void test_option_instruction(void **state)
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
 	src->ops->close(src);
-	cpu.leaf7_ebx = 0;
+	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->set_option(src, "instruction", "rdseed"), 0);
 	assert_int_equal(src->ops->open(src), -ENODEV);
-	assert_non_null(strstr(src->why, "lacks RDSEED"));
+	assert_why_mentions(src, "lacks RDSEED");
 	assert_int_equal(src->ops->set_option(src, "instruction", "xstore"), -EINVAL);
 	assert_int_equal(src->ops->set_option(src, "speed", "fast"), -EINVAL);
 }
@@ -280,19 +237,18 @@ static void test_rdrand_retries_bounded(void **state)
 	struct rng_source *src = *state;
 	unsigned char buf[8];
 
-	cpu.leaf7_ebx = 0;
+	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->open(src), 0);
 	/* Nine failures then success: still one good word. */
-	cpu.rdrand_calls = 0;
-	cpu.rdrand_fail_first = RDRAND_RETRIES - 1;
+	cpu.rdrand.calls = 0;
+	cpu.rdrand.fail_first = RDRAND_RETRIES - 1;
 	assert_int_equal(src->ops->read(src, buf, 8), 8);
-	assert_int_equal(cpu.rdrand_calls, RDRAND_RETRIES);
+	assert_int_equal(cpu.rdrand.calls, RDRAND_RETRIES);
 	/* Ten failures in a row: the DRNG is broken, and we stop at ten. */
-	cpu.rdrand_calls = 0;
-	cpu.rdrand_always_fail = 1;
-	assert_int_equal(src->ops->read(src, buf, 8), -EIO);
-	assert_int_equal(cpu.rdrand_calls, RDRAND_RETRIES);
-	assert_non_null(strstr(src->why, "DRNG failure"));
+	cpu.rdrand.calls = 0;
+	cpu.rdrand.fail_after = 1;
+	assert_read_fails(src, 8, -EIO, "DRNG failure");
+	assert_int_equal(cpu.rdrand.calls, RDRAND_RETRIES);
 }
 
 static void test_rdseed_underflow_pauses(void **state)
@@ -302,7 +258,7 @@ static void test_rdseed_underflow_pauses(void **state)
 
 	assert_int_equal(src->ops->open(src), 0);
 	cpu.pauses = 0;
-	cpu.rdseed_fail_first = 30;
+	cpu.rdseed.fail_first = cpu.rdseed.calls + 30;
 	assert_int_equal(src->ops->read(src, buf, 16), 16);
 	assert_int_equal(cpu.pauses, 30);
 }
@@ -313,11 +269,11 @@ static void test_rdseed_dead_gives_up(void **state)
 	unsigned char buf[16];
 
 	assert_int_equal(src->ops->open(src), 0);
-	cpu.rdseed_calls = 0;
-	cpu.rdseed_always_fail = 1;
+	cpu.rdseed.calls = 0;
+	cpu.rdseed.fail_after = 1;
 	assert_int_equal(src->ops->read(src, buf, 16), -EIO);
-	assert_int_equal(cpu.rdseed_calls, RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
-	assert_int_equal(cpu.rdrand_calls, 0); /* never silently credits RDRAND as RDSEED */
+	assert_int_equal(cpu.rdseed.calls, RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
+	assert_int_equal(cpu.rdrand.calls, 0); /* never silently credits RDRAND as RDSEED */
 }
 
 static void test_rdseed_partial_on_underflow(void **state)
@@ -327,7 +283,7 @@ static void test_rdseed_partial_on_underflow(void **state)
 
 	assert_int_equal(src->ops->open(src), 0);
 	/* Two words, then nothing: the two words are handed over, not lost. */
-	cpu.rdseed_budget = 2;
+	cpu.rdseed.fail_after = cpu.rdseed.calls + 3;
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 16);
 	/* And the next read, with nothing at all, fails instead of spinning. */
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
@@ -338,24 +294,22 @@ static void test_rdseed_underflow_at_open(void **state)
 	struct rng_source *src = *state;
 
 	/* A busy RDSEED during the self-test is not a broken one. */
-	cpu.rdseed_fail_first = RDSEED_RETRIES + 50;
+	cpu.rdseed.fail_first = RDSEED_RETRIES + 50;
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
 	src->ops->close(src);
-	cpu.rdseed_always_fail = 1;
-	assert_int_equal(src->ops->open(src), -EIO);
-	assert_non_null(strstr(src->why, "RDSEED self-test"));
+	cpu.rdseed.fail_after = 1;
+	assert_open_fails(src, -EIO, "RDSEED self-test");
 }
 
 static void test_stuck_drng_refused(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.stuck = 1;
-	cpu.leaf7_ebx = 0; /* the AMD case: RDRAND answers CF=1 with all ones */
-	assert_int_equal(src->ops->open(src), -EIO);
-	assert_non_null(strstr(src->why, "identical words"));
-	assert_non_null(strstr(src->why, "ffffffffffffffff"));
+	fake_x86.leaf7.ebx = 0;
+	cpu.rdrand.stuck_word = ~0ULL; /* the AMD case: RDRAND answers CF=1 with all ones */
+	assert_open_fails(src, -EIO, "identical words");
+	assert_why_mentions(src, "ffffffffffffffff");
 }
 
 static void test_odd_length(void **state)
@@ -374,36 +328,34 @@ static void test_odd_length(void **state)
 
 static void test_real_cpu(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = fixture_source_new(&rng_source_rdrand_ops);
 	unsigned char a[4096], b[4096];
 	unsigned features = 0;
 	int ones = 0;
 
 	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_rdrand_ops), 0);
 	(void)cpuid_rdrand_features(cpuid_native, &features);
 	if (!features) {
 		/* Honest refusal elsewhere, and the instructions never run. */
-		assert_int_equal(src.ops->probe(&src), -ENODEV);
-		assert_int_equal(src.ops->open(&src), -ENODEV);
-		rng_source_release(&src);
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		assert_int_equal(src->ops->open(src), -ENODEV);
+		fixture_source_free(src);
 		return;
 	}
-	assert_int_equal(src.ops->probe(&src), 0);
-	assert_int_equal(src.ops->open(&src), 0);
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
 	if (!(features & CPUID_RDSEED) || rdrand_hw_native.kernel_has_flag("rdseed") == 0)
-		assert_int_equal(rdrand_source_uses_rdseed(&src), 0);
+		assert_int_equal(rdrand_source_uses_rdseed(src), 0);
 	else
-		assert_int_equal(rdrand_source_uses_rdseed(&src), 1);
-	assert_int_equal(src.ops->read(&src, a, sizeof(a)), (ssize_t)sizeof(a));
-	assert_int_equal(src.ops->read(&src, b, sizeof(b)), (ssize_t)sizeof(b));
+		assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	assert_int_equal(src->ops->read(src, a, sizeof(a)), (ssize_t)sizeof(a));
+	assert_int_equal(src->ops->read(src, b, sizeof(b)), (ssize_t)sizeof(b));
 	assert_memory_not_equal(a, b, sizeof(a));
 	for (size_t i = 0; i < sizeof(a); i++)
 		ones += __builtin_popcount(a[i]);
 	/* 32768 bits: 6 sigma is about 543. */
 	assert_in_range(ones, 16384 - 600, 16384 + 600);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(

@@ -19,6 +19,7 @@
 
 #include "tests/lib/test_main.h"
 
+#include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
 #include "sources/rndr.h"
@@ -31,60 +32,33 @@
 /* ---- fake CPU ----------------------------------------------------------- */
 
 struct fake_cpu {
-	int not_arm64;
-	unsigned long hwcap2;
-	int fail_first;         /* this many NZCV failures before any success */
-	int fail_after;         /* from this call on (if > 0), fail forever */
-	int stuck;              /* always return the same word */
-	int rndrrs_calls, rndr_calls;
-	unsigned int slept_ms, sleeps;
-	uint64_t next;
+	struct fake_insn rndrrs, rndr;
 };
 
 static struct fake_cpu cpu; /* test fixture, reset by setup() */
 
-static int fake_hwcap2(unsigned long *out)
-{
-	*out = cpu.hwcap2;
-	return cpu.not_arm64 ? -ENOTSUP : 0;
-}
-
-static int fake_insn(uint64_t *out, int calls)
-{
-	if (calls <= cpu.fail_first || (cpu.fail_after > 0 && calls >= cpu.fail_after)) {
-		*out = 0; /* the architecture returns 0 with NZCV = 0b0100 */
-		return 0;
-	}
-	*out = cpu.stuck ? 0x5555aaaa5555aaaaull : 0x0123456789abcdefull * ++cpu.next;
-	return 1;
-}
-
+/* A failure is NZCV = 0b0100 with 0 in the register, as fake_insn_run() leaves it. */
 static int fake_rndrrs(uint64_t *out)
 {
-	return fake_insn(out, ++cpu.rndrrs_calls);
+	return fake_insn_run(&cpu.rndrrs, out);
 }
 
 static int fake_rndr(uint64_t *out)
 {
-	return fake_insn(out, ++cpu.rndr_calls);
-}
-
-static void fake_backoff(unsigned int ms)
-{
-	cpu.slept_ms += ms;
-	cpu.sleeps++;
+	return fake_insn_run(&cpu.rndr, out);
 }
 
 static const struct rndr_hw fake_hw = {
-	.hwcap2 = fake_hwcap2, .rndrrs = fake_rndrrs, .rndr = fake_rndr, .backoff = fake_backoff,
+	.hwcap2 = fake_auxv_hwcap2, .rndrrs = fake_rndrrs, .rndr = fake_rndr, .backoff = fake_backoff_sleep,
 };
 
 static int setup(void **state)
 {
 	struct rng_source *src = fixture_source_new(&rng_source_rndr_ops);
 
+	fake_hw_reset();
 	memset(&cpu, 0, sizeof(cpu));
-	cpu.hwcap2 = RNDR_HWCAP2_RNG;
+	fake_auxv.hwcap2 = RNDR_HWCAP2_RNG;
 	rndr_source_use_hw(src, &fake_hw);
 	*state = src;
 	return 0;
@@ -96,18 +70,18 @@ static void test_not_arm64(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.not_arm64 = 1;
+	fake_auxv.other_arch = 1;
 	assert_source_refuses(src, -ENODEV, "not an arm64 CPU");
-	assert_int_equal(cpu.rndrrs_calls + cpu.rndr_calls, 0);
+	assert_int_equal(cpu.rndrrs.calls + cpu.rndr.calls, 0);
 }
 
 static void test_no_feat_rng(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
+	fake_auxv.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
 	assert_source_refuses(src, -ENODEV, "lacks FEAT_RNG");
-	assert_int_equal(cpu.rndrrs_calls + cpu.rndr_calls, 0);
+	assert_int_equal(cpu.rndrrs.calls + cpu.rndr.calls, 0);
 }
 
 static void test_prefers_rndrrs(void **state)
@@ -116,15 +90,15 @@ static void test_prefers_rndrrs(void **state)
 	unsigned char buf[100];
 
 	assert_int_equal(src->ops->probe(src), 0);
-	assert_non_null(strstr(src->why, "RNDRRS"));
+	assert_why_mentions(src, "RNDRRS");
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rndr_source_uses_rndrrs(src), 1);
 	/* A fact for the daemon; the source leaves the setting alone. */
 	assert_true(src->ops->default_credit(src) == RNDRRS_ENTROPY_PER_BIT);
 	assert_true(src->entropy_per_bit == RNDR_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
-	assert_int_equal(cpu.rndr_calls, 0);
-	assert_int_equal(cpu.rndrrs_calls, RNDR_SELFTEST_WORDS + (sizeof(buf) + 7) / 8);
+	assert_int_equal(cpu.rndr.calls, 0);
+	assert_int_equal(cpu.rndrrs.calls, RNDR_SELFTEST_WORDS + (sizeof(buf) + 7) / 8);
 }
 
 static void test_rndr_on_request(void **state)
@@ -136,9 +110,9 @@ static void test_rndr_on_request(void **state)
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rndr_source_uses_rndrrs(src), 0);
 	assert_true(src->ops->default_credit(src) == RNDR_ENTROPY_PER_BIT);
-	assert_non_null(strstr(src->why, "DRBG"));
+	assert_why_mentions(src, "DRBG");
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
-	assert_int_equal(cpu.rndrrs_calls, 0);
+	assert_int_equal(cpu.rndrrs.calls, 0);
 }
 
 static void test_user_credit_kept(void **state)
@@ -156,7 +130,7 @@ static void test_bad_option(void **state)
 
 	assert_int_equal(src->ops->set_option(src, "instruction", "rdrand"), -EINVAL);
 	assert_int_equal(src->ops->set_option(src, "use_aes", "1"), -EINVAL);
-	assert_non_null(strstr(src->why, "unknown option"));
+	assert_why_mentions(src, "unknown option");
 }
 
 /* NZCV failures are "try again": a run shorter than the bound costs sleeps, not data. */
@@ -165,10 +139,10 @@ static void test_transient_nzcv(void **state)
 	struct rng_source *src = *state;
 	unsigned char buf[8];
 
-	cpu.fail_first = 2 * RNDR_RETRIES + 3; /* two full rounds and a bit */
+	cpu.rndrrs.fail_first = 2 * RNDR_RETRIES + 3; /* two full rounds and a bit */
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(cpu.sleeps, 2);
-	assert_int_equal(cpu.slept_ms, 1 + 2);
+	assert_int_equal(fake_backoff.count, 2);
+	assert_int_equal(fake_backoff.total_ms, 1 + 2);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
 }
 
@@ -176,18 +150,16 @@ static void test_transient_nzcv(void **state)
 static void test_persistent_nzcv(void **state)
 {
 	struct rng_source *src = *state;
-	unsigned char buf[64];
 	int calls_before;
 
-	cpu.fail_after = RNDR_SELFTEST_WORDS + 1;
+	cpu.rndrrs.fail_after = RNDR_SELFTEST_WORDS + 1;
 	assert_int_equal(src->ops->open(src), 0);
-	calls_before = cpu.rndrrs_calls;
-	cpu.sleeps = cpu.slept_ms = 0;
-	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
-	assert_int_equal(cpu.rndrrs_calls - calls_before, RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
-	assert_int_equal(cpu.sleeps, RNDR_BACKOFF_ROUNDS - 1);
-	assert_int_equal(cpu.slept_ms, RNDR_BACKOFF_TOTAL_MS);
-	assert_non_null(strstr(src->why, "RNDRRS failed (NZCV)"));
+	calls_before = cpu.rndrrs.calls;
+	fake_backoff = (struct fake_backoff_log){ 0 }; /* only the read's sleeps */
+	assert_read_fails(src, 64, -EIO, "RNDRRS failed (NZCV)");
+	assert_int_equal(cpu.rndrrs.calls - calls_before, RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
+	assert_int_equal(fake_backoff.count, RNDR_BACKOFF_ROUNDS - 1);
+	assert_int_equal(fake_backoff.total_ms, RNDR_BACKOFF_TOTAL_MS);
 }
 
 /* Bytes in hand are handed over at once instead of waiting out the back-off. */
@@ -196,36 +168,34 @@ static void test_partial_then_failure(void **state)
 	struct rng_source *src = *state;
 	unsigned char buf[64];
 
-	cpu.fail_after = RNDR_SELFTEST_WORDS + 3; /* two words, then nothing */
+	cpu.rndrrs.fail_after = RNDR_SELFTEST_WORDS + 3; /* two words, then nothing */
 	assert_int_equal(src->ops->open(src), 0);
-	cpu.sleeps = 0;
+	fake_backoff = (struct fake_backoff_log){ 0 };
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 16);
-	assert_int_equal(cpu.sleeps, 0);
+	assert_int_equal(fake_backoff.count, 0);
 }
 
 static void test_selftest_fails(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.fail_first = 1000000;
-	assert_int_equal(src->ops->open(src), -EIO);
-	assert_non_null(strstr(src->why, "self-test"));
-	assert_int_equal(cpu.rndrrs_calls, RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
+	cpu.rndrrs.fail_first = cpu.rndr.fail_first = 1000000;
+	assert_open_fails(src, -EIO, "self-test");
+	assert_int_equal(cpu.rndrrs.calls, RNDR_RETRIES * RNDR_BACKOFF_ROUNDS);
 }
 
 static void test_stuck_generator(void **state)
 {
 	struct rng_source *src = *state;
 
-	cpu.stuck = 1;
-	assert_int_equal(src->ops->open(src), -EIO);
-	assert_non_null(strstr(src->why, "stuck generator"));
+	cpu.rndrrs.stuck_word = cpu.rndr.stuck_word = 0x5555aaaa5555aaaaull;
+	assert_open_fails(src, -EIO, "stuck generator");
 }
 
 /* The real CPU: usable exactly when the kernel reports FEAT_RNG. */
 static void test_native(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = fixture_source_new(&rng_source_rndr_ops);
 	unsigned char buf[256];
 	unsigned long rng = 0;
 	int nonzero = 0;
@@ -234,22 +204,20 @@ static void test_native(void **state)
 #if defined(__aarch64__)
 	rng = getauxval(AT_HWCAP2) & RNDR_HWCAP2_RNG;
 #endif
-	assert_int_equal(rng_source_init(&src, &rng_source_rndr_ops), 0);
 	if (!rng) {
-		assert_int_equal(src.ops->probe(&src), -ENODEV);
-		print_message("native: unusable here: %s\n", src.why);
-		rng_source_release(&src);
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		print_message("native: unusable here: %s\n", src->why);
+		fixture_source_free(src);
 		return;
 	}
-	assert_int_equal(src.ops->probe(&src), 0);
-	assert_int_equal(src.ops->open(&src), 0);
-	assert_int_equal(src.ops->read(&src, buf, sizeof(buf)), sizeof(buf));
+	assert_int_equal(src->ops->probe(src), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
 	for (size_t i = 0; i < sizeof(buf); i++)
 		nonzero += buf[i] != 0;
 	assert_true(nonzero > 200);
-	print_message("native: %s\n", src.why);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	print_message("native: %s\n", src->why);
+	fixture_source_free(src);
 }
 
 RNGD_TEST_MAIN(

@@ -14,72 +14,67 @@
 
 #include "tests/lib/test_main.h"
 
+#include "tests/lib/source_fixture.h"
+
 #include "sources/source.h"
+
+static int setup(void **state)
+{
+	*state = fixture_source_new(&rng_source_tpm2_ops);
+	return 0;
+}
 
 static void test_options(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = *state;
 	char longv[600];
 
-	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
-	assert_int_equal(src.ops->set_option(&src, "tcti", ""), -EINVAL);
+	assert_int_equal(src->ops->set_option(src, "tcti", ""), -EINVAL);
 	memset(longv, 'a', sizeof(longv) - 1);
 	longv[sizeof(longv) - 1] = '\0';
-	assert_int_equal(src.ops->set_option(&src, "tcti", longv), -EINVAL);
-	assert_int_equal(src.ops->set_option(&src, "device", "/dev/tpm0"), -EINVAL);
-	assert_non_null(strstr(src.why, "known: tcti"));
-	assert_int_equal(src.ops->set_option(&src, "tcti", "swtpm:host=127.0.0.1,port=1"), 0);
-	rng_source_release(&src);
+	assert_int_equal(src->ops->set_option(src, "tcti", longv), -EINVAL);
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/tpm0"), -EINVAL);
+	assert_why_mentions(src, "known: tcti");
+	assert_int_equal(src->ops->set_option(src, "tcti", "swtpm:host=127.0.0.1,port=1"), 0);
 }
 
 static void test_missing_device(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = *state;
 
-	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
-	assert_int_equal(src.ops->set_option(&src, "tcti", "device:/nonexistent/tpmrm9"), 0);
-	assert_int_not_equal(src.ops->probe(&src), 0);
-	assert_non_null(strstr(src.why, "/nonexistent/tpmrm9"));
-	assert_int_not_equal(src.ops->open(&src), 0);
-	assert_int_equal(src.ops->read(&src, (char[8]){ 0 }, 8), -EBADF);
-	src.ops->close(&src);
-	rng_source_release(&src);
+	assert_int_equal(src->ops->set_option(src, "tcti", "device:/nonexistent/tpmrm9"), 0);
+	assert_int_not_equal(src->ops->probe(src), 0);
+	assert_why_mentions(src, "/nonexistent/tpmrm9");
+	assert_int_not_equal(src->ops->open(src), 0);
+	assert_source_closed(src);
 }
 
 static void test_default_device_honest(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = *state;
 	int r;
 
-	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
-	r = src.ops->probe(&src);
+	r = src->ops->probe(src);
 	if (access("/dev/tpmrm0", F_OK) != 0) {
 		assert_int_equal(r, -ENODEV);
-		assert_non_null(strstr(src.why, "no /dev/tpmrm0"));
+		assert_why_mentions(src, "no /dev/tpmrm0");
 	} else if (r != 0) {
-		assert_true(src.why[0] != '\0');
+		assert_true(src->why[0] != '\0');
 	}
-	rng_source_release(&src);
 }
 
 static void test_unknown_tcti(void **state)
 {
-	struct rng_source src;
+	struct rng_source *src = *state;
 
-	(void)state;
-	assert_int_equal(rng_source_init(&src, &rng_source_tpm2_ops), 0);
-	assert_int_equal(src.ops->set_option(&src, "tcti", "nosuchtcti:x"), 0);
-	assert_int_equal(src.ops->probe(&src), -ENODEV);
-	assert_non_null(strstr(src.why, "nosuchtcti"));
-	rng_source_release(&src);
+	assert_int_equal(src->ops->set_option(src, "tcti", "nosuchtcti:x"), 0);
+	assert_int_equal(src->ops->probe(src), -ENODEV);
+	assert_why_mentions(src, "nosuchtcti");
 }
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_options),
-	cmocka_unit_test(test_missing_device),
-	cmocka_unit_test(test_default_device_honest),
-	cmocka_unit_test(test_unknown_tcti)
+	cmocka_unit_test_setup_teardown(test_options, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_missing_device, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_default_device_honest, setup, fixture_source_teardown),
+	cmocka_unit_test_setup_teardown(test_unknown_tcti, setup, fixture_source_teardown)
 )

@@ -16,6 +16,7 @@
 
 #include "tests/lib/test_main.h"
 
+#include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
 #include <tss/tspi.h>
@@ -32,8 +33,6 @@ struct fake_tspi {
 	int comm_fail_after;            /* GetRandom calls before the link drops; -1 never */
 	TSS_RESULT random_error;        /* a non-comm TPM error to return, 0 none */
 	UINT32 lens[64];
-	unsigned sleeps[64];
-	int n_sleeps;
 	int last_destination_set;
 	int link_stays_broken;
 	unsigned char next;
@@ -133,13 +132,6 @@ static TSS_RESULT fake_close(TSS_HCONTEXT ctx)
 	return TSS_SUCCESS;
 }
 
-static void fake_sleep(unsigned ms)
-{
-	if (tspi.n_sleeps < 64)
-		tspi.sleeps[tspi.n_sleeps] = ms;
-	tspi.n_sleeps++;
-}
-
 static const struct tpm_tss_api fake_api = {
 	.context_create = fake_create,
 	.context_connect = fake_connect,
@@ -150,13 +142,14 @@ static const struct tpm_tss_api fake_api = {
 	/* libtspi's own strings and conversion (linked into this test). */
 	.error_string = Trspi_Error_String,
 	.native_to_unicode = Trspi_Native_To_UNICODE,
-	.sleep_ms = fake_sleep,
+	.sleep_ms = fake_backoff_sleep,
 };
 
 static int setup(void **state)
 {
 	struct rng_source *src = fixture_source_new(&rng_source_tpm_ops);
 
+	fake_hw_reset();
 	memset(&tspi, 0, sizeof(tspi));
 	tspi.comm_fail_after = -1;
 	tpm_tss_source_use_api(src, &fake_api);
@@ -183,7 +176,7 @@ static void test_probe_leaves_nothing_open(void **state)
 	assert_int_equal(tspi.live_contexts, 0);
 	tspi.fail_connects = -1;
 	assert_int_equal(src->ops->probe(src), -ECONNREFUSED);
-	assert_non_null(strstr(src->why, "tcsd"));
+	assert_why_mentions(src, "tcsd");
 	assert_int_equal(tspi.live_contexts, 0);
 }
 
@@ -216,7 +209,7 @@ static void test_truncated_response_detected(void **state)
 	assert_int_equal(tspi.lens[0], 4096);
 	assert_int_equal(tspi.lens[1], 2048);
 	assert_int_equal(tspi.lens[2], 1024);
-	assert_non_null(strstr(src->why, "zero-filled"));
+	assert_why_mentions(src, "zero-filled");
 	/* No zero run anywhere: the truncated chunks were dropped whole. */
 	for (size_t i = 0; i + TPM_TSS_ZERO_TAIL <= sizeof(buf); i++) {
 		int zeros = 0;
@@ -251,12 +244,12 @@ static void test_reconnect_with_backoff(void **state)
 	tspi.fail_connects = 4;
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	assert_int_equal(tpm_tss_source_reconnects(src), 1);
-	assert_int_equal(tspi.n_sleeps, 4);
-	assert_int_equal(tspi.sleeps[0], TPM_TSS_BACKOFF_FIRST_MS);
-	assert_int_equal(tspi.sleeps[1], 2 * TPM_TSS_BACKOFF_FIRST_MS);
-	assert_int_equal(tspi.sleeps[2], 4 * TPM_TSS_BACKOFF_FIRST_MS);
-	assert_int_equal(tspi.sleeps[3], 8 * TPM_TSS_BACKOFF_FIRST_MS);
-	assert_non_null(strstr(src->why, "reconnected"));
+	assert_int_equal(fake_backoff.count, 4);
+	assert_int_equal(fake_backoff.ms[0], TPM_TSS_BACKOFF_FIRST_MS);
+	assert_int_equal(fake_backoff.ms[1], 2 * TPM_TSS_BACKOFF_FIRST_MS);
+	assert_int_equal(fake_backoff.ms[2], 4 * TPM_TSS_BACKOFF_FIRST_MS);
+	assert_int_equal(fake_backoff.ms[3], 8 * TPM_TSS_BACKOFF_FIRST_MS);
+	assert_why_mentions(src, "reconnected");
 	/* The bytes keep coming from the fake in order: nothing lost or doubled. */
 	for (size_t i = 0; i < sizeof(buf); i++)
 		assert_int_equal(buf[i], (unsigned char)i);
@@ -273,11 +266,10 @@ static void test_reconnect_gives_up(void **state)
 	tspi.comm_fail_after = 0;
 	tspi.link_stays_broken = 1;
 	tspi.fail_connects = -1;
-	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -ECONNREFUSED);
-	assert_non_null(strstr(src->why, "unreachable"));
-	for (int i = 0; i < tspi.n_sleeps && i < 64; i++) {
-		assert_true(tspi.sleeps[i] <= TPM_TSS_BACKOFF_MAX_MS);
-		total += tspi.sleeps[i];
+	assert_read_fails(src, sizeof(buf), -ECONNREFUSED, "unreachable");
+	for (int i = 0; i < fake_backoff.count && i < 64; i++) {
+		assert_true(fake_backoff.ms[i] <= TPM_TSS_BACKOFF_MAX_MS);
+		total += fake_backoff.ms[i];
 	}
 	/* Bounded: stops once 20 s of back-off have passed. */
 	assert_true(total >= 20000 && total < 20000 + TPM_TSS_BACKOFF_MAX_MS);
@@ -290,29 +282,25 @@ static void test_reconnect_gives_up(void **state)
 static void test_link_broken_every_time(void **state)
 {
 	struct rng_source *src = *state;
-	unsigned char buf[64];
 
 	assert_int_equal(src->ops->open(src), 0);
 	/* Connects succeed but every request dies: bounded, not an endless loop. */
 	tspi.comm_fail_after = 0;
 	tspi.link_stays_broken = 1;
-	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
-	assert_non_null(strstr(src->why, "drops every request"));
+	assert_read_fails(src, 64, -EIO, "drops every request");
 	assert_int_equal(tspi.randoms, TPM_TSS_LINK_RETRIES + 1);
 }
 
 static void test_tpm_error_is_reported(void **state)
 {
 	struct rng_source *src = *state;
-	unsigned char buf[64];
 
 	assert_int_equal(src->ops->open(src), 0);
 	tspi.random_error = TSS_LAYER_TPM | 0x7; /* TPM_DISABLED */
-	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), -EIO);
-	assert_non_null(strstr(src->why, "Tspi_TPM_GetRandom: "));
+	assert_read_fails(src, 64, -EIO, "Tspi_TPM_GetRandom: ");
 	/* Trspi_Error_String gave a word, not an empty string. */
 	assert_true(strlen(src->why) > strlen("Tspi_TPM_GetRandom: "));
-	assert_int_equal(tspi.n_sleeps, 0); /* TPM errors are not connection trouble */
+	assert_int_equal(fake_backoff.count, 0); /* TPM errors are not connection trouble */
 }
 
 static void *reader(void *arg)
@@ -363,17 +351,18 @@ static void test_cancelled_read_then_close(void **state)
 static void test_options(void **state)
 {
 	struct rng_source *src = *state;
+	static const struct option_case port_cases[] = {
+		{ "port", "0", -EINVAL }, { "port", "65536", -EINVAL }, { "port", "30x", -EINVAL },
+		{ "port", "31999", 0 },   { NULL, NULL, 0 },
+	};
+	static const struct option_case other_cases[] = {
+		{ "chunk", "4097", -EINVAL }, { "chunk", "0", -EINVAL }, { "host", "", -EINVAL },
+		{ "colour", "red", -EINVAL }, { "host", "127.0.0.1", 0 }, { NULL, NULL, 0 },
+	};
 
-	assert_int_equal(src->ops->set_option(src, "port", "0"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "port", "65536"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "port", "30x"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "port", "31999"), 0);
+	assert_set_options(src, port_cases);
 	assert_string_equal(getenv("TSS_TCSD_PORT"), "31999");
-	assert_int_equal(src->ops->set_option(src, "chunk", "4097"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "chunk", "0"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "host", ""), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "colour", "red"), -EINVAL);
-	assert_int_equal(src->ops->set_option(src, "host", "127.0.0.1"), 0);
+	assert_set_options(src, other_cases);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(tspi.last_destination_set, 1);
 }
@@ -381,16 +370,13 @@ static void test_options(void **state)
 static void test_reopen_keeps_options(void **state)
 {
 	struct rng_source *src = *state;
-	unsigned char buf[64];
 
 	assert_int_equal(src->ops->set_option(src, "chunk", "16"), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	src->ops->close(src);
 	assert_int_equal(tspi.live_contexts, 0);
-	assert_int_equal(src->ops->read(src, buf, 16), -EBADF);
-	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(src->ops->read(src, buf, 64), 64);
-	assert_int_equal(tspi.randoms, 4);
+	assert_source_reopens(src, 64);
+	assert_int_equal(tspi.randoms, 4); /* chunk 16 survived the reopen */
 }
 
 RNGD_TEST_MAIN(
