@@ -28,16 +28,6 @@ else
 	result crng-after-rngd FAIL "rngd started at $t_start s, crng init done at '${done_at:-never}' ($out)"
 fi
 
-if rngd_stats 2; then
-	passed=$(source_counter hwrng "blocks passed")
-	credited=$(sink_credited)
-	if [ "${passed:-0}" -gt 0 ] && [ "${credited:-0}" -gt 0 ]; then
-		result credited PASS "blocks passed $passed, bits credited $credited"
-	else
-		result credited FAIL "blocks passed '${passed}', bits credited '${credited}'"
-	fi
-else
-	result credited FAIL "no answer to SIGUSR1 within 2 s"
-fi
+check_credited hwrng
 stop_rngd
 check_clean_exit

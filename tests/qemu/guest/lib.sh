@@ -139,6 +139,24 @@ source_counter() {
 }
 sink_credited() { echo "$SINK_LINE" | sed -n 's/.*bits credited \([0-9]*\).*/\1/p'; }
 
+# The "credited" check: one SIGUSR1 answer shows blocks of source $1
+# passed and bits credited; $2 is added to the PASS line. 0 on PASS.
+check_credited() {
+	local src=$1 extra=${2:+; $2} passed credited
+	if ! rngd_stats 2; then
+		result credited FAIL "no answer to SIGUSR1 within 2 s: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
+		return 1
+	fi
+	passed=$(source_counter "$src" "blocks passed")
+	credited=$(sink_credited)
+	if [ "${passed:-0}" -gt 0 ] && [ "${credited:-0}" -gt 0 ]; then
+		result credited PASS "blocks passed $passed, bits credited $credited$extra"
+		return 0
+	fi
+	result credited FAIL "blocks passed '$passed', bits credited '$credited' ($(source_counter "$src" failed) failed): $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
+	return 1
+}
+
 # After stop_rngd: rngd must have exited 0 on SIGTERM.
 check_clean_exit() {
 	if [ "$RNGD_EXIT" = 0 ]; then

@@ -21,17 +21,7 @@ fi
 t_start=$(uptime_s)
 start_rngd -x all -n tpm2 -o /dev/random
 out=$(guest-getrandom -w 60)
-if rngd_stats 2; then
-	passed=$(source_counter tpm2 "blocks passed")
-	credited=$(sink_credited)
-	if [ "${passed:-0}" -gt 0 ] && [ "${credited:-0}" -gt 0 ]; then
-		result credited PASS "blocks passed $passed, bits credited $credited; $out"
-	else
-		result credited FAIL "blocks passed '$passed', bits credited '$credited': $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
-	fi
-else
-	result credited FAIL "no answer to SIGUSR1: $(tail -n 3 $RNGD_LOG | tr '\n' '|')"
-fi
+check_credited tpm2 "$out"
 done_at=$(crng_done_at)
 if [ -n "$done_at" ] && flt "$t_start" "$done_at"; then
 	result crng-after-rngd PASS "crng init done at $done_at s, rngd started at $t_start s"
