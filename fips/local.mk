@@ -1,7 +1,7 @@
 # fips/: the gate library (no I/O). Owned by the gate work.
 #
-# FIPS_SOURCES is exported so that other builds (the sanitizer twins of the
-# unit tests, fuzz harnesses) can compile the gate with their own flags.
+# FIPS_SOURCES is exported so that other builds (the ASan builds of rngd
+# and rngtest, fuzz harnesses) can compile the gate with their own flags.
 FIPS_SOURCES = \
 	fips/apt.c \
 	fips/block.c \

@@ -25,15 +25,6 @@ TESTS += tests/unit/test_device_watch
 tests_unit_test_device_watch_SOURCES = $(DEVWATCH_UNIT_FILES)
 tests_unit_test_device_watch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_device_watch_LDADD = $(CMOCKA_LIBS)
-if HAVE_ASAN
-DEVWATCH_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-check_PROGRAMS += tests/unit/test_device_watch_asan
-TESTS += tests/unit/test_device_watch_asan
-tests_unit_test_device_watch_asan_SOURCES = $(DEVWATCH_UNIT_FILES)
-tests_unit_test_device_watch_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DEVWATCH_ASAN_FLAGS)
-tests_unit_test_device_watch_asan_LDFLAGS = $(DEVWATCH_ASAN_FLAGS)
-tests_unit_test_device_watch_asan_LDADD = $(CMOCKA_LIBS)
-endif
 endif
 
 # ---- the udev rule ------------------------------------------------------------

@@ -1,7 +1,7 @@
 # rngd/egd.mk: the EGD server (issue 8): sources for rngd, their unit tests
-# (each with an ASan+UBSan twin), the host tests and their client, and the
-# request parser's fuzz harness (a replay run in make check, libFuzzer in
-# check-long when clang is there).
+# (run under ASan+UBSan too: tests/unit/sanitize.mk), the host tests and
+# their client, and the request parser's fuzz harness (a replay run in
+# make check, libFuzzer in check-long when clang is there).
 RNGD_EGD_SOURCES = \
 	rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h \
@@ -11,7 +11,6 @@ RNGD_EGD_SOURCES = \
 
 rngd_rngd_SOURCES += $(RNGD_EGD_SOURCES)
 
-EGD_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 EGD_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
 EGD_TEST_LIBS = $(CMOCKA_LIBS) -lpthread
 EGD_RESERVE_TEST_FILES = tests/unit/test_egd_reserve.c rngd/egd_reserve.c rngd/egd_reserve.h
@@ -44,29 +43,6 @@ tests_unit_test_egd_server_LDFLAGS = -Wl,--wrap=bind
 tests_unit_test_egd_share_SOURCES = $(EGD_SHARE_TEST_FILES)
 tests_unit_test_egd_share_CFLAGS = $(EGD_TEST_CFLAGS)
 tests_unit_test_egd_share_LDADD = $(EGD_TEST_LIBS)
-
-if HAVE_ASAN
-EGD_UNIT_TESTS_ASAN = tests/unit/test_egd_reserve_asan tests/unit/test_egd_proto_asan \
-	tests/unit/test_egd_server_asan tests/unit/test_egd_share_asan
-check_PROGRAMS += $(EGD_UNIT_TESTS_ASAN)
-TESTS += $(EGD_UNIT_TESTS_ASAN)
-tests_unit_test_egd_reserve_asan_SOURCES = $(EGD_RESERVE_TEST_FILES)
-tests_unit_test_egd_reserve_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
-tests_unit_test_egd_reserve_asan_LDFLAGS = $(EGD_SANITIZE)
-tests_unit_test_egd_reserve_asan_LDADD = $(EGD_TEST_LIBS)
-tests_unit_test_egd_proto_asan_SOURCES = $(EGD_PROTO_TEST_FILES)
-tests_unit_test_egd_proto_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
-tests_unit_test_egd_proto_asan_LDFLAGS = $(EGD_SANITIZE)
-tests_unit_test_egd_proto_asan_LDADD = $(EGD_TEST_LIBS)
-tests_unit_test_egd_server_asan_SOURCES = $(EGD_SERVER_TEST_FILES)
-tests_unit_test_egd_server_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
-tests_unit_test_egd_server_asan_LDFLAGS = $(EGD_SANITIZE) -Wl,--wrap=bind
-tests_unit_test_egd_server_asan_LDADD = $(EGD_TEST_LIBS)
-tests_unit_test_egd_share_asan_SOURCES = $(EGD_SHARE_TEST_FILES)
-tests_unit_test_egd_share_asan_CFLAGS = $(EGD_TEST_CFLAGS) $(EGD_SANITIZE)
-tests_unit_test_egd_share_asan_LDFLAGS = $(EGD_SANITIZE)
-tests_unit_test_egd_share_asan_LDADD = $(EGD_TEST_LIBS)
-endif
 endif
 
 # The fuzz harness: built with ASan+UBSan, it replays a fixed-seed stream
@@ -77,8 +53,8 @@ tests_fuzz_test_egd_fuzz_SOURCES = $(EGD_FUZZ_FILES)
 tests_fuzz_test_egd_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
 tests_fuzz_test_egd_fuzz_LDADD = -lpthread
 if HAVE_ASAN
-tests_fuzz_test_egd_fuzz_CFLAGS += $(EGD_SANITIZE)
-tests_fuzz_test_egd_fuzz_LDFLAGS = $(EGD_SANITIZE)
+tests_fuzz_test_egd_fuzz_CFLAGS += $(SANITIZE_FLAGS)
+tests_fuzz_test_egd_fuzz_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
 # libFuzzer for a minute, when clang can link -fsanitize=fuzzer.

@@ -49,31 +49,6 @@ tests_unit_test_privs_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
 tests_unit_test_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_notify_LDADD = $(CMOCKA_LIBS)
-
-if HAVE_ASAN
-KSINK_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-check_PROGRAMS += tests/unit/test_sink_kernel_asan tests/unit/test_hwrng_quality_asan \
-	tests/unit/test_privs_asan tests/unit/test_notify_asan
-TESTS += tests/unit/test_sink_kernel_asan tests/unit/test_hwrng_quality_asan \
-	tests/unit/test_privs_asan tests/unit/test_notify_asan
-
-tests_unit_test_sink_kernel_asan_SOURCES = $(KSINK_SINK_TEST_FILES)
-tests_unit_test_sink_kernel_asan_CFLAGS = $(tests_unit_test_sink_kernel_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_sink_kernel_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
-tests_unit_test_sink_kernel_asan_LDADD = $(tests_unit_test_sink_kernel_LDADD)
-tests_unit_test_hwrng_quality_asan_SOURCES = $(KSINK_QUALITY_TEST_FILES)
-tests_unit_test_hwrng_quality_asan_CFLAGS = $(tests_unit_test_hwrng_quality_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_hwrng_quality_asan_LDFLAGS = $(KSINK_QUALITY_WRAP) $(KSINK_ASAN_FLAGS)
-tests_unit_test_hwrng_quality_asan_LDADD = $(tests_unit_test_hwrng_quality_LDADD)
-tests_unit_test_privs_asan_SOURCES = $(KSINK_PRIVS_TEST_FILES)
-tests_unit_test_privs_asan_CFLAGS = $(tests_unit_test_privs_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_privs_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
-tests_unit_test_privs_asan_LDADD = $(tests_unit_test_privs_LDADD)
-tests_unit_test_notify_asan_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
-tests_unit_test_notify_asan_CFLAGS = $(tests_unit_test_notify_CFLAGS) $(KSINK_ASAN_FLAGS)
-tests_unit_test_notify_asan_LDFLAGS = $(KSINK_ASAN_FLAGS)
-tests_unit_test_notify_asan_LDADD = $(tests_unit_test_notify_LDADD)
-endif
 endif
 
 # ---- integration tests ---------------------------------------------------------

@@ -1,7 +1,8 @@
 # sources/: the source interface, the registry and the sources, built into
 # one library that rngd (and tests) link. Every source is in it where its
-# architecture and configure options allow, else only in the tarball; the
-# CPU sources' unit tests build them everywhere with fake instructions
+# architecture and configure options allow, else only in the tarball
+# (automake distributes the _SOURCES of every condition); the CPU sources'
+# unit tests build them everywhere with fake instructions
 # (tests/unit/sources.mk, tests/unit/sources_cpu.mk). The optional stacks
 # (libtspi, tss2, p11-kit) are dlopen()ed by their source (sources/dl.h):
 # only their headers are needed here.
@@ -26,11 +27,6 @@ sources_libsources_a_SOURCES += \
 	sources/cpuid.h sources/cpuid.c \
 	sources/rdrand.h sources/rdrand.c \
 	sources/padlock.h sources/padlock.c
-else
-EXTRA_DIST += \
-	sources/cpuid.h sources/cpuid.c \
-	sources/rdrand.h sources/rdrand.c \
-	sources/padlock.h sources/padlock.c
 endif
 sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS)
 
@@ -38,40 +34,28 @@ if HAVE_LIBTSPI
 # libtspi is dlopen()ed by the source (sources/dl.h): only its headers are
 # needed here, and TSPI_LIBS only by the unit test that calls it directly.
 sources_libsources_a_SOURCES += sources/tpm_tss.h sources/tpm_tss.c
-else
-EXTRA_DIST += sources/tpm_tss.h sources/tpm_tss.c
 endif
 
 if HAVE_TSS2_ESYS
 sources_libsources_a_SOURCES += sources/tpm2.c
 sources_libsources_a_CPPFLAGS += $(TSS2_CFLAGS)
 # tss2 is dlopen()ed by the source: nothing to link.
-else
-EXTRA_DIST += sources/tpm2.c
 endif
 
 if RNGD_SYSSTAT
 sources_libsources_a_SOURCES += sources/sysstat.h sources/sysstat.c
-else
-EXTRA_DIST += sources/sysstat.h sources/sysstat.c
 endif
 
 if RNGD_CPU_ARM64
 sources_libsources_a_SOURCES += sources/rndr.h sources/rndr.c
-else
-EXTRA_DIST += sources/rndr.h sources/rndr.c
 endif
 
 if RNGD_CPU_POWER
 sources_libsources_a_SOURCES += sources/darn.h sources/darn.c
-else
-EXTRA_DIST += sources/darn.h sources/darn.c
 endif
 
 if HAVE_P11KIT
 sources_libsources_a_SOURCES += sources/pkcs11.h sources/pkcs11.c
 sources_libsources_a_CPPFLAGS += $(P11KIT_CFLAGS)
 # p11-kit is dlopen()ed by the source: nothing to link.
-else
-EXTRA_DIST += sources/pkcs11.h sources/pkcs11.c
 endif

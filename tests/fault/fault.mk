@@ -30,8 +30,8 @@ EXTRA_PROGRAMS = tests/fault/rngd_asan
 tests_fault_rngd_asan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURCES) \
 	$(FIPS_SOURCES) $(FIPS_HDRS)
 tests_fault_rngd_asan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
-tests_fault_rngd_asan_CFLAGS = $(rngd_rngd_CFLAGS) $(FIPS_ASAN_FLAGS)
-tests_fault_rngd_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
+tests_fault_rngd_asan_CFLAGS = $(rngd_rngd_CFLAGS) $(SANITIZE_FLAGS)
+tests_fault_rngd_asan_LDFLAGS = $(SANITIZE_FLAGS)
 tests_fault_rngd_asan_LDADD = $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
 CLEANFILES += tests/fault/rngd_asan$(EXEEXT)
 FAULT_ASAN_RNGD += tests/fault/rngd_asan$(EXEEXT)

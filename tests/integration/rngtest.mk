@@ -23,13 +23,12 @@ check-long: check-long-rngtest
 
 # rngtest and the gate built with ASan + UBSan; the CLI and peer tests run
 # again on it. Sanitizers exit 86, which no rngtest outcome uses.
-RNGTEST_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 EXTRA_DIST += tests/integration/rngtest-asan.sh
 if HAVE_ASAN
 check_PROGRAMS += tests/integration/rngtest_asan
 tests_integration_rngtest_asan_SOURCES = $(rngtest_SOURCES) $(FIPS_SOURCES) $(FIPS_HDRS)
-tests_integration_rngtest_asan_CFLAGS = $(AM_CFLAGS) $(RNGTEST_ASAN_FLAGS)
-tests_integration_rngtest_asan_LDFLAGS = $(RNGTEST_ASAN_FLAGS)
+tests_integration_rngtest_asan_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+tests_integration_rngtest_asan_LDFLAGS = $(SANITIZE_FLAGS)
 tests_integration_rngtest_asan_LDADD = $(FIPS_LIBS)
 TESTS += tests/integration/rngtest-asan.sh
 endif

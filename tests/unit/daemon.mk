@@ -1,5 +1,5 @@
 # tests/unit/daemon.mk: cmocka tests of the daemon's option/config parsing
-# and credit policy, each also built with ASan+UBSan (the _asan twins).
+# and credit policy.
 DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c $(TESTS_LIB_ARGV) \
 	rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/options.h
 DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
@@ -13,7 +13,6 @@ DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FI
 DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c $(TESTS_LIB_ARGV) \
 	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
-DAEMON_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
@@ -43,37 +42,4 @@ tests_unit_test_daemon_credit_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_daemon_source_set_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
 tests_unit_test_daemon_source_set_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_daemon_source_set_LDADD = $(DAEMON_SOURCE_SET_LIBS)
-
-if HAVE_ASAN
-check_PROGRAMS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
-	tests/unit/test_daemon_source_set_asan
-TESTS += tests/unit/test_daemon_options_asan tests/unit/test_daemon_credit_asan \
-	tests/unit/test_daemon_source_set_asan tests/unit/test_daemon_log_asan
-check_PROGRAMS += tests/unit/test_daemon_log_asan tests/unit/test_daemon_loop_asan tests/unit/test_daemon_policy_asan
-TESTS += tests/unit/test_daemon_loop_asan tests/unit/test_daemon_policy_asan
-tests_unit_test_daemon_policy_asan_SOURCES = $(DAEMON_POLICY_TEST_FILES)
-tests_unit_test_daemon_policy_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_daemon_policy_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_daemon_policy_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_daemon_loop_asan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
-tests_unit_test_daemon_loop_asan_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_daemon_loop_asan_LDFLAGS = $(DAEMON_SANITIZE) -Wl,--wrap=pthread_create
-tests_unit_test_daemon_loop_asan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
-tests_unit_test_daemon_log_asan_SOURCES = $(DAEMON_LOG_TEST_FILES)
-tests_unit_test_daemon_log_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread $(DAEMON_SANITIZE)
-tests_unit_test_daemon_log_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_daemon_log_asan_LDADD = $(CMOCKA_LIBS) -lpthread
-tests_unit_test_daemon_source_set_asan_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
-tests_unit_test_daemon_source_set_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_daemon_source_set_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_daemon_source_set_asan_LDADD = $(DAEMON_SOURCE_SET_LIBS)
-tests_unit_test_daemon_options_asan_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
-tests_unit_test_daemon_options_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_daemon_options_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_daemon_options_asan_LDADD = $(CMOCKA_LIBS) -lm
-tests_unit_test_daemon_credit_asan_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
-tests_unit_test_daemon_credit_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_daemon_credit_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_daemon_credit_asan_LDADD = $(CMOCKA_LIBS) -lm
-endif
 endif

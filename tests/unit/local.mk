@@ -1,5 +1,5 @@
 # tests/unit/local.mk: the gate's tests (fips/), owned by the gate work.
-# Each cmocka test is also built with ASan+UBSan from $(FIPS_SOURCES).
+# make check also runs each cmocka test under ASan+UBSan (sanitize.mk).
 # The differential test of tests/reference/ and the table checks of
 # tests/sp800-90b/ are declared here too.
 
@@ -8,7 +8,6 @@ FIPS_TEST_HELPERS = \
 	tests/reference/fips_reference.c tests/reference/fips_reference.h
 FIPS_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 FIPS_TEST_LDADD = fips/libfips.a $(CMOCKA_LIBS) $(FIPS_LIBS)
-FIPS_ASAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 TESTS += tests/sp800-90b/check-cutoffs.sh tests/unit/check-fips-kat.sh
 EXTRA_DIST += \
@@ -69,37 +68,4 @@ tests_unit_test_fips_logmath_LDADD = $(FIPS_TEST_LDADD) -lm
 tests_unit_test_fips_kat_SOURCES = tests/unit/test_fips_kat.c $(FIPS_TEST_HELPERS)
 tests_unit_test_fips_kat_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_kat_LDADD = $(FIPS_TEST_LDADD)
-
-if HAVE_ASAN
-FIPS_UNIT_TESTS_ASAN = \
-	tests/unit/test_fips_edges_asan \
-	tests/unit/test_fips_gate_asan \
-	tests/unit/test_fips_cutoffs_asan \
-	tests/unit/test_fips_logmath_asan \
-	tests/unit/test_fips_kat_asan
-check_PROGRAMS += $(FIPS_UNIT_TESTS_ASAN)
-TESTS += $(FIPS_UNIT_TESTS_ASAN)
-
-FIPS_ASAN_SOURCES = $(FIPS_SOURCES) $(FIPS_HDRS)
-tests_unit_test_fips_edges_asan_SOURCES = $(tests_unit_test_fips_edges_SOURCES) $(FIPS_ASAN_SOURCES)
-tests_unit_test_fips_edges_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_edges_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_edges_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS)
-tests_unit_test_fips_gate_asan_SOURCES = $(tests_unit_test_fips_gate_SOURCES) $(FIPS_ASAN_SOURCES)
-tests_unit_test_fips_gate_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_gate_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_gate_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS)
-tests_unit_test_fips_cutoffs_asan_SOURCES = $(tests_unit_test_fips_cutoffs_SOURCES) $(FIPS_ASAN_SOURCES)
-tests_unit_test_fips_cutoffs_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_cutoffs_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_cutoffs_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS)
-tests_unit_test_fips_logmath_asan_SOURCES = $(tests_unit_test_fips_logmath_SOURCES) $(FIPS_ASAN_SOURCES)
-tests_unit_test_fips_logmath_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_logmath_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_logmath_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS) -lm
-tests_unit_test_fips_kat_asan_SOURCES = $(tests_unit_test_fips_kat_SOURCES) $(FIPS_ASAN_SOURCES)
-tests_unit_test_fips_kat_asan_CFLAGS = $(FIPS_TEST_CFLAGS) $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_kat_asan_LDFLAGS = $(FIPS_ASAN_FLAGS)
-tests_unit_test_fips_kat_asan_LDADD = $(CMOCKA_LIBS) $(FIPS_LIBS)
-endif
 endif

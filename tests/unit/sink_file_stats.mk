@@ -1,6 +1,6 @@
 # tests/unit/sink_file_stats.mk: cmocka tests of the file sink
 # (rngd/sink_file.c) and the counters' text and Prometheus forms
-# (rngd/stats.c), each also built with ASan+UBSan.
+# (rngd/stats.c).
 SINK_FILE_TEST_FILES = tests/unit/test_sink_file.c rngd/sink_file.c rngd/sink.h
 STATS_TEST_FILES = tests/unit/test_stats.c rngd/stats.c rngd/stats.h
 
@@ -13,17 +13,4 @@ tests_unit_test_sink_file_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_stats_SOURCES = $(STATS_TEST_FILES)
 tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_stats_LDADD = fips/libfips.a $(FIPS_LIBS) $(CMOCKA_LIBS)
-
-if HAVE_ASAN
-check_PROGRAMS += tests/unit/test_sink_file_asan tests/unit/test_stats_asan
-TESTS += tests/unit/test_sink_file_asan tests/unit/test_stats_asan
-tests_unit_test_sink_file_asan_SOURCES = $(SINK_FILE_TEST_FILES)
-tests_unit_test_sink_file_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_sink_file_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_sink_file_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_stats_asan_SOURCES = $(STATS_TEST_FILES)
-tests_unit_test_stats_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(DAEMON_SANITIZE)
-tests_unit_test_stats_asan_LDFLAGS = $(DAEMON_SANITIZE)
-tests_unit_test_stats_asan_LDADD = fips/libfips.a $(FIPS_LIBS) $(CMOCKA_LIBS)
-endif
 endif

@@ -1,12 +1,10 @@
 # tests/unit/source_file_hwrng.mk: cmocka tests of the file source
 # (sources/file.c with its offset record) and the hwrng source
-# (sources/hwrng.c) on stand-in files and character devices, each also
-# built with ASan+UBSan.
+# (sources/hwrng.c) on stand-in files and character devices.
 SOURCE_FILE_TEST_FILES = tests/unit/test_source_file.c sources/file.c sources/file_offset.c \
 	sources/file_offset.h sources/common.c sources/source.h
 SOURCE_HWRNG_TEST_FILES = tests/unit/test_source_hwrng.c sources/hwrng.c sources/hwrng.h sources/common.c \
 	sources/source.h
-SOURCE_FILE_HWRNG_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_source_file tests/unit/test_source_hwrng
@@ -17,17 +15,4 @@ tests_unit_test_source_file_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_hwrng_SOURCES = $(SOURCE_HWRNG_TEST_FILES)
 tests_unit_test_source_hwrng_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_source_hwrng_LDADD = $(CMOCKA_LIBS)
-
-if HAVE_ASAN
-check_PROGRAMS += tests/unit/test_source_file_asan tests/unit/test_source_hwrng_asan
-TESTS += tests/unit/test_source_file_asan tests/unit/test_source_hwrng_asan
-tests_unit_test_source_file_asan_SOURCES = $(SOURCE_FILE_TEST_FILES)
-tests_unit_test_source_file_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SOURCE_FILE_HWRNG_SANITIZE)
-tests_unit_test_source_file_asan_LDFLAGS = $(SOURCE_FILE_HWRNG_SANITIZE)
-tests_unit_test_source_file_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_source_hwrng_asan_SOURCES = $(SOURCE_HWRNG_TEST_FILES)
-tests_unit_test_source_hwrng_asan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(SOURCE_FILE_HWRNG_SANITIZE)
-tests_unit_test_source_hwrng_asan_LDFLAGS = $(SOURCE_FILE_HWRNG_SANITIZE)
-tests_unit_test_source_hwrng_asan_LDADD = $(CMOCKA_LIBS)
-endif
 endif

@@ -1,7 +1,5 @@
 # tests/unit/sources.mk: cmocka tests of the x86, TPM and sysstat sources (fake CPUID,
-# fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts), each also
-# built with ASan+UBSan as an _asan twin.
-SOURCES_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts).
 SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 
 SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rdrand.c sources/rdrand.h rngd/credit.c \
@@ -71,70 +69,4 @@ endif
 
 check_PROGRAMS += $(SOURCE_UNIT_TESTS)
 TESTS += $(SOURCE_UNIT_TESTS)
-
-if HAVE_ASAN
-SOURCE_UNIT_TESTS_ASAN = tests/unit/test_source_rdrand_asan tests/unit/test_source_padlock_asan \
-	tests/unit/test_source_sysstat_parse_asan tests/unit/test_sha512_asan tests/unit/test_source_dl_asan \
-	tests/unit/test_source_common_asan
-
-tests_unit_test_sha512_asan_SOURCES = $(SHA512_TEST_FILES)
-tests_unit_test_sha512_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_sha512_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_sha512_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_sha512_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_source_dl_asan_SOURCES = $(SOURCE_DL_TEST_FILES)
-tests_unit_test_source_dl_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_dl_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_dl_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_dl_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_source_common_asan_SOURCES = $(SOURCE_COMMON_TEST_FILES)
-tests_unit_test_source_common_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_common_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_common_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_common_asan_LDADD = $(CMOCKA_LIBS)
-
-tests_unit_test_source_rdrand_asan_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
-tests_unit_test_source_rdrand_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_rdrand_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_rdrand_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_rdrand_asan_LDADD = $(CMOCKA_LIBS) -lm
-tests_unit_test_source_padlock_asan_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
-tests_unit_test_source_padlock_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_padlock_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_padlock_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_padlock_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_source_sysstat_parse_asan_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES)
-tests_unit_test_source_sysstat_parse_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_sysstat_parse_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_sysstat_parse_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_sysstat_parse_asan_LDADD = $(CMOCKA_LIBS)
-
-if RNGD_SYSSTAT
-SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_sysstat_asan
-tests_unit_test_source_sysstat_asan_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
-tests_unit_test_source_sysstat_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_sysstat_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_sysstat_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_sysstat_asan_LDADD = $(CMOCKA_LIBS) -lm
-endif
-if HAVE_LIBTSPI
-SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_tpm_tss_asan
-tests_unit_test_source_tpm_tss_asan_SOURCES = $(SOURCE_TPM_TSS_TEST_FILES)
-tests_unit_test_source_tpm_tss_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_tpm_tss_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_tpm_tss_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_tpm_tss_asan_LDADD = $(CMOCKA_LIBS) $(TSPI_LIBS)
-endif
-if HAVE_TSS2_ESYS
-SOURCE_UNIT_TESTS_ASAN += tests/unit/test_source_tpm2_asan
-tests_unit_test_source_tpm2_asan_SOURCES = $(SOURCE_TPM2_TEST_FILES)
-tests_unit_test_source_tpm2_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(TSS2_CFLAGS)
-tests_unit_test_source_tpm2_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_tpm2_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_tpm2_asan_LDADD = $(CMOCKA_LIBS) $(TSS2_LIBS)
-endif
-
-check_PROGRAMS += $(SOURCE_UNIT_TESTS_ASAN)
-TESTS += $(SOURCE_UNIT_TESTS_ASAN)
-endif
 endif

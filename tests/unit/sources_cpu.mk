@@ -1,8 +1,7 @@
 # tests/unit/sources_cpu.mk: cmocka tests of the arm64, POWER and PKCS#11
 # sources. The CPU
 # sources are built into their tests on every architecture with fake
-# instructions (plus the real one where it exists); each also has an
-# ASan+UBSan twin where the compiler links it.
+# instructions (plus the real one where it exists).
 SOURCE_RNDR_TEST_FILES = tests/unit/test_source_rndr.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rndr.c sources/rndr.h sources/cpu_words.c sources/cpu_words.h sources/common.c
 SOURCE_DARN_TEST_FILES = tests/unit/test_source_darn.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/darn.c sources/darn.h sources/cpu_words.c sources/cpu_words.h sources/common.c
 SOURCE_PKCS11_TEST_FILES = tests/unit/test_source_pkcs11.c $(TESTS_LIB_SOURCE_FIXTURE) sources/pkcs11.c sources/pkcs11.h sources/common.c sources/parse_num.c \
@@ -25,20 +24,4 @@ tests_unit_test_source_pkcs11_LDADD = $(CMOCKA_LIBS) $(P11KIT_LIBS)
 endif
 check_PROGRAMS += $(CPU_P11_SOURCE_UNIT_TESTS)
 TESTS += $(CPU_P11_SOURCE_UNIT_TESTS)
-
-if HAVE_ASAN
-CPU_P11_SOURCE_UNIT_TESTS_ASAN = tests/unit/test_source_rndr_asan tests/unit/test_source_darn_asan
-tests_unit_test_source_rndr_asan_SOURCES = $(SOURCE_RNDR_TEST_FILES)
-tests_unit_test_source_rndr_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_rndr_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_rndr_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_rndr_asan_LDADD = $(CMOCKA_LIBS)
-tests_unit_test_source_darn_asan_SOURCES = $(SOURCE_DARN_TEST_FILES)
-tests_unit_test_source_darn_asan_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_darn_asan_CFLAGS = $(AM_CFLAGS) $(SOURCES_SANITIZE)
-tests_unit_test_source_darn_asan_LDFLAGS = $(SOURCES_SANITIZE)
-tests_unit_test_source_darn_asan_LDADD = $(CMOCKA_LIBS)
-check_PROGRAMS += $(CPU_P11_SOURCE_UNIT_TESTS_ASAN)
-TESTS += $(CPU_P11_SOURCE_UNIT_TESTS_ASAN)
-endif
 endif
