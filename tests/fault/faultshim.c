@@ -244,13 +244,14 @@ static void sleep_us(unsigned long us)
 static enum fault_kind decide(int fd, bool is_write, size_t len, size_t *short_len)
 {
 	enum fault_kind kind = FAULT_KINDS_N;
-	unsigned long call_no = 0, delay = 0;
+	unsigned long delay = 0;
 
 	if (fd < 0 || fd >= MAX_TRACKED_FD)
 		return kind;
 	pthread_mutex_lock(&shim.lock);
 	if (shim.tracked[fd] && shim.writes == is_write) {
-		call_no = ++shim.reads;
+		unsigned long call_no = ++shim.reads;
+
 		delay = shim.delay_us;
 		if (call_no > shim.skip && shim.injected < shim.max && shim.nkinds &&
 		    next_random_locked() % 1000 < shim.rate) {
