@@ -5,9 +5,8 @@
  * and credit policy decide what its bytes are worth.
  *
  * Every function returns 0 (or a byte count) on success and a negative
- * errno on failure. A source logs nothing itself except through the
- * rng_source_log() hook the daemon installs, so the caller that decides
- * logs once.
+ * errno on failure. A source logs nothing itself: it says why in
+ * src->why (rng_source_why()), and the caller that decides logs once.
  */
 #ifndef RNGD_SOURCE_H
 #define RNGD_SOURCE_H
@@ -106,7 +105,7 @@ struct rng_source_ops {
 
 struct rng_source {
 	const struct rng_source_ops *ops;
-	char name[32];                  /* ops->name, or "file:PATH"-style instance name */
+	char name[32];                  /* ops->name, or an instance name: "file.2" */
 	double entropy_per_bit;         /* claimed credit per bit, 0.0 for dubious */
 	double credit_ceiling;          /* -e: cap on the default credit, 1.0: none */
 	int priority;
