@@ -245,7 +245,7 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 }
 
 /* Tested bytes never outlive their use: the stack copy is wiped here, the
- * queue entry in slot_take(), the pending block once written. */
+ * queue entry in rngd_slot_take(), the pending block once written. */
 void rngd_flow_process_block(struct rngd_loop *l, struct rngd_slot *s, uint64_t now)
 {
 	struct rngd_block b;
