@@ -34,13 +34,13 @@ void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_s
 	w->hwq = hwq;
 	r = device_watch_open(&w->events);
 	if (r < 0) {
-		rngd_log(log, LOG_WARNING, slot->src.name,
+		rngd_log(log, LOG_WARNING, rngd_slot_source(slot)->name,
 			 "no device events (uevent socket: %s): looking at rng_current every %.0f s instead",
 			 strerror(-r), HWRNG_FALLBACK_POLL_MS / 1000.0);
 		w->next_check_ms = now + HWRNG_FALLBACK_POLL_MS;
 		return;
 	}
-	rngd_log(log, LOG_INFO, slot->src.name,
+	rngd_log(log, LOG_INFO, rngd_slot_source(slot)->name,
 		 "watching device events; rng_current is also checked every %u min",
 		 HWRNG_SAFETY_POLL_MS / 60000u);
 	w->next_check_ms = now + HWRNG_SAFETY_POLL_MS;
@@ -51,16 +51,6 @@ void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_s
 int hwrng_watch_fd(const struct hwrng_watch *w)
 {
 	return w->events.fd;
-}
-
-static uint64_t reader_errors(struct rngd_slot *s)
-{
-	uint64_t n;
-
-	(void)pthread_mutex_lock(&s->lock);
-	n = s->read_errors;
-	(void)pthread_mutex_unlock(&s->lock);
-	return n;
 }
 
 /* Re-read rng_current and rng_quality; true if the source is a new one. */
@@ -74,15 +64,15 @@ static bool look(struct hwrng_watch *w, uint64_t now, const char *why)
 	r = hwrng_quality_check(w->hwq);
 	if (r == 1) {
 		rngd_slot_reset_gate(w->slot);
-		rngd_log(w->log, LOG_NOTICE, w->slot->src.name, "%s: %s; now %s: a new source with a fresh gate",
+		rngd_log(w->log, LOG_NOTICE, rngd_slot_source(w->slot)->name, "%s: %s; now %s: a new source with a fresh gate",
 			 why, w->hwq->note[0] ? w->hwq->note : "rng_current changed", w->hwq->device);
 		return true;
 	}
 	if (r < 0)
-		rngd_log_limited(w->log, &w->rl, now, LOG_WARNING, w->slot->src.name,
+		rngd_log_limited(w->log, &w->rl, now, LOG_WARNING, rngd_slot_source(w->slot)->name,
 				 "%s: checking rng_current: %s", why, strerror(-r));
 	else if (w->hwq->note[0])
-		rngd_log_limited(w->log, &w->rl, now, LOG_NOTICE, w->slot->src.name, "%s: %s", why,
+		rngd_log_limited(w->log, &w->rl, now, LOG_NOTICE, rngd_slot_source(w->slot)->name, "%s: %s", why,
 				 w->hwq->note);
 	return false;
 }
@@ -99,10 +89,10 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 		w->readable = false;
 		if (r > 0 || r == -ENOBUFS) {
 			event = true;
-			rngd_log(w->log, LOG_DEBUG, w->slot->src.name, "device event%s%s",
+			rngd_log(w->log, LOG_DEBUG, rngd_slot_source(w->slot)->name, "device event%s%s",
 				 r > 0 ? ": " : "s lost (socket overrun)", r > 0 ? what : "");
 		} else if (r < 0) {
-			rngd_log_limited(w->log, &w->rl, now, LOG_WARNING, w->slot->src.name,
+			rngd_log_limited(w->log, &w->rl, now, LOG_WARNING, rngd_slot_source(w->slot)->name,
 					 "device events: %s", strerror(-r));
 		}
 	}
@@ -116,7 +106,7 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 		w->next_check_ms = now + HWRNG_FOLLOWUP_MS;
 		return w->next_check_ms;
 	}
-	errors = reader_errors(w->slot);
+	errors = rngd_slot_read_errors(w->slot);
 	if (errors != w->errors_seen) {
 		w->errors_seen = errors;
 		/* A new device is already being read by the same fd; no wake

@@ -267,6 +267,16 @@ bool rngd_slot_is_open(struct rngd_slot *s)
 	return open;
 }
 
+uint64_t rngd_slot_read_errors(struct rngd_slot *s)
+{
+	uint64_t n;
+
+	(void)pthread_mutex_lock(&s->lock);
+	n = s->read_errors;
+	(void)pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
 void rngd_slot_set_device_events(struct rngd_slot *s, bool on)
 {
 	(void)pthread_mutex_lock(&s->lock);

@@ -30,6 +30,9 @@ void rngd_slot_flush_pause(struct rngd_slot *s, bool pause);
 /* Whether @s's source is open now (its reader may change that at once). */
 bool rngd_slot_is_open(struct rngd_slot *s);
 
+/* How many times @s's reader met end of data or a read error so far. */
+uint64_t rngd_slot_read_errors(struct rngd_slot *s);
+
 /* @on: a read that finds no device (ENODEV) waits for a device event
  * (rngd_slot_wake) instead of backing off, up to RNGD_DEVICE_WAIT_MS. */
 void rngd_slot_set_device_events(struct rngd_slot *s, bool on);
