@@ -35,25 +35,29 @@ int fixture_source_teardown(void **state)
 	return 0;
 }
 
+/* src->why names @reason; else the test fails quoting what @call said. */
+static void why_names(const struct rng_source *src, const char *call, const char *reason)
+{
+	if (!strstr(src->why, reason))
+		fail_msg("%s: %s \"%s\", expected it to name \"%s\"", src->name, call, src->why, reason);
+}
+
 void assert_source_refuses(struct rng_source *src, int err, const char *reason)
 {
 	assert_int_equal(src->ops->probe(src), err);
-	if (!strstr(src->why, reason))
-		fail_msg("%s: probe says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+	why_names(src, "probe says", reason);
 	assert_open_fails(src, err, reason);
 }
 
 void assert_why_mentions(const struct rng_source *src, const char *text)
 {
-	if (!strstr(src->why, text))
-		fail_msg("%s: says \"%s\", expected it to name \"%s\"", src->name, src->why, text);
+	why_names(src, "says", text);
 }
 
 void assert_open_fails(struct rng_source *src, int err, const char *reason)
 {
 	assert_int_equal(src->ops->open(src), err);
-	if (!strstr(src->why, reason))
-		fail_msg("%s: open says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+	why_names(src, "open says", reason);
 }
 
 void assert_read_fails(struct rng_source *src, size_t len, int err, const char *reason)
@@ -62,8 +66,7 @@ void assert_read_fails(struct rng_source *src, size_t len, int err, const char *
 
 	assert_true(len <= sizeof(buf));
 	assert_int_equal(src->ops->read(src, buf, len), err);
-	if (!strstr(src->why, reason))
-		fail_msg("%s: read says \"%s\", expected it to name \"%s\"", src->name, src->why, reason);
+	why_names(src, "read says", reason);
 }
 
 void assert_source_closed(struct rng_source *src)
