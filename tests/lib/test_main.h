@@ -25,4 +25,12 @@
 /* main() running the listed CMUnitTest cases. */
 #define RNGD_TEST_MAIN(...) RNGD_TEST_MAIN_WITH(NULL, NULL, __VA_ARGS__)
 
+/*
+ * A case run between the file's usual per-case set-up and tear-down. Most
+ * files run every case inside one fixture; they name it once, by defining
+ * RNGD_TEST_SETUP and RNGD_TEST_TEARDOWN above the list, instead of on every
+ * line of it. A case with another fixture is listed with cmocka's own macro.
+ */
+#define RNGD_FIXTURE_TEST(f) cmocka_unit_test_setup_teardown(f, RNGD_TEST_SETUP, RNGD_TEST_TEARDOWN)
+
 #endif

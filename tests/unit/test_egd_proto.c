@@ -364,16 +364,19 @@ static void test_prime(void **state)
 	assert_int_equal(conn.unserved, EGD_MAX_PRIME);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_request_parse_needs_whole_requests_and_refuses_writes, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_level_pid_nonblocking, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_blocking_waits_and_order, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_split_requests, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_refused_commands, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_flooding_by_bytes, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_rate_limit, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_tokens_at_empty_reserve, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_stall, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_wipe, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_prime, setup, teardown)
+	RNGD_FIXTURE_TEST(test_request_parse_needs_whole_requests_and_refuses_writes),
+	RNGD_FIXTURE_TEST(test_level_pid_nonblocking),
+	RNGD_FIXTURE_TEST(test_blocking_waits_and_order),
+	RNGD_FIXTURE_TEST(test_split_requests),
+	RNGD_FIXTURE_TEST(test_refused_commands),
+	RNGD_FIXTURE_TEST(test_flooding_by_bytes),
+	RNGD_FIXTURE_TEST(test_rate_limit),
+	RNGD_FIXTURE_TEST(test_tokens_at_empty_reserve),
+	RNGD_FIXTURE_TEST(test_stall),
+	RNGD_FIXTURE_TEST(test_wipe),
+	RNGD_FIXTURE_TEST(test_prime)
 )

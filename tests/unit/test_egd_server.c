@@ -733,20 +733,23 @@ static void test_other_uid_gets_in(void **state)
 		close(fd[i]);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_socket_file, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_socket_symlink_race, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_every_command, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_malformed_others_unaffected, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_64_clients, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_client_cap, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_stall_and_flood, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_gone_mid_reply, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_rate_measured, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_waiting_on_empty_reserve_sleeps, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_hangup_with_full_queue, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_accept_at_fd_limit, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_rate_per_uid_across_reconnects, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_silent_evicted_at_cap, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_other_uid_gets_in, setup, teardown)
+	RNGD_FIXTURE_TEST(test_socket_file),
+	RNGD_FIXTURE_TEST(test_socket_symlink_race),
+	RNGD_FIXTURE_TEST(test_every_command),
+	RNGD_FIXTURE_TEST(test_malformed_others_unaffected),
+	RNGD_FIXTURE_TEST(test_64_clients),
+	RNGD_FIXTURE_TEST(test_client_cap),
+	RNGD_FIXTURE_TEST(test_stall_and_flood),
+	RNGD_FIXTURE_TEST(test_gone_mid_reply),
+	RNGD_FIXTURE_TEST(test_rate_measured),
+	RNGD_FIXTURE_TEST(test_waiting_on_empty_reserve_sleeps),
+	RNGD_FIXTURE_TEST(test_hangup_with_full_queue),
+	RNGD_FIXTURE_TEST(test_accept_at_fd_limit),
+	RNGD_FIXTURE_TEST(test_rate_per_uid_across_reconnects),
+	RNGD_FIXTURE_TEST(test_silent_evicted_at_cap),
+	RNGD_FIXTURE_TEST(test_other_uid_gets_in)
 )

@@ -763,30 +763,28 @@ static void test_record_made_before_the_device(void **state)
 	assert_int_equal(core.dev[0].quality, 1000);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+/* The cases about the state file start from a state folder of their own. */
+#define STATE_TEST(f) cmocka_unit_test_setup_teardown(f, setup_state, teardown_state)
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_take_and_restore, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_already_zero_writes_nothing, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_kernel_switches_on_write, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_current_changes_behind_us, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_restore_only_same_device, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_no_device_then_one_appears, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_bad_folders, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_state_recorded_before_zero, setup_state, teardown_state),
-	cmocka_unit_test_setup_teardown(test_unclean_exit_then_restart, setup_state, teardown_state),
-	cmocka_unit_test_setup_teardown(test_state_for_another_device_is_stale, setup_state,
-					teardown_state),
-	cmocka_unit_test_setup_teardown(test_state_out_of_date_when_not_zero, setup_state,
-					teardown_state),
-	cmocka_unit_test_setup_teardown(test_garbled_state_ignored, setup_state, teardown_state),
-	cmocka_unit_test_setup_teardown(test_state_folder_made_or_unusable, setup_state,
-					teardown_state),
-	cmocka_unit_test_setup_teardown(test_state_grows_and_stays_for_unrestored, setup_state,
-					teardown_state),
-	cmocka_unit_test_setup_teardown(test_same_name_reregistered, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_many_devices_recorded_or_left_alone, setup_state,
-					teardown_state),
-	cmocka_unit_test_setup_teardown(test_second_instance_locked_out, setup_state,
-					teardown_state),
-	cmocka_unit_test_setup_teardown(test_record_made_before_the_device, setup_state,
-					teardown_state)
+	RNGD_FIXTURE_TEST(test_take_and_restore),
+	RNGD_FIXTURE_TEST(test_already_zero_writes_nothing),
+	RNGD_FIXTURE_TEST(test_kernel_switches_on_write),
+	RNGD_FIXTURE_TEST(test_current_changes_behind_us),
+	RNGD_FIXTURE_TEST(test_restore_only_same_device),
+	RNGD_FIXTURE_TEST(test_no_device_then_one_appears),
+	RNGD_FIXTURE_TEST(test_bad_folders),
+	STATE_TEST(test_state_recorded_before_zero),
+	STATE_TEST(test_unclean_exit_then_restart),
+	STATE_TEST(test_state_for_another_device_is_stale),
+	STATE_TEST(test_state_out_of_date_when_not_zero),
+	STATE_TEST(test_garbled_state_ignored),
+	STATE_TEST(test_state_folder_made_or_unusable),
+	STATE_TEST(test_state_grows_and_stays_for_unrestored),
+	RNGD_FIXTURE_TEST(test_same_name_reregistered),
+	STATE_TEST(test_many_devices_recorded_or_left_alone),
+	STATE_TEST(test_second_instance_locked_out),
+	STATE_TEST(test_record_made_before_the_device)
 )

@@ -220,12 +220,15 @@ static void test_watchdog_usec_malformed(void **state)
 	assert_int_equal(unsetenv("WATCHDOG_USEC"), 0);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_messages, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_status_is_one_bounded_line, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_watchdog_usec, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_no_socket_is_silent, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_abstract_socket, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_socket_address, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_watchdog_usec_malformed, setup, teardown)
+	RNGD_FIXTURE_TEST(test_messages),
+	RNGD_FIXTURE_TEST(test_status_is_one_bounded_line),
+	RNGD_FIXTURE_TEST(test_watchdog_usec),
+	RNGD_FIXTURE_TEST(test_no_socket_is_silent),
+	RNGD_FIXTURE_TEST(test_abstract_socket),
+	RNGD_FIXTURE_TEST(test_socket_address),
+	RNGD_FIXTURE_TEST(test_watchdog_usec_malformed)
 )

@@ -11,20 +11,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-
 #include "rngd/sink.h"
+#include "tests/lib/test_main.h"
 
 #define PART 2500u
 /* Bigger than a pipe page and no divisor of the pipe size: the write that
@@ -220,16 +215,19 @@ static void test_fifo_reader_gone_is_an_error_that_stays(void **state)
 	s.ops->close(&s);
 }
 
-int main(void)
+/* A write to a pipe nobody reads raises SIGPIPE; rngd ignores it too. */
+static int ignore_sigpipe(void **state)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_regular_file_takes_all_in_order_and_appends, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_errors_are_negative_errno, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_stall_keeps_a_backlog_and_loses_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_reader_gone_is_an_error_that_stays, setup, teardown),
-	};
-
-	/* A write to a pipe nobody reads raises SIGPIPE; rngd ignores it too. */
-	(void)signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	(void)state;
+	return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1 : 0;
 }
+
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
+RNGD_TEST_MAIN_WITH(ignore_sigpipe, NULL,
+	RNGD_FIXTURE_TEST(test_regular_file_takes_all_in_order_and_appends),
+	RNGD_FIXTURE_TEST(test_open_errors_are_negative_errno),
+	RNGD_FIXTURE_TEST(test_fifo_stall_keeps_a_backlog_and_loses_nothing),
+	RNGD_FIXTURE_TEST(test_fifo_reader_gone_is_an_error_that_stays)
+)

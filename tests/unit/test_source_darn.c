@@ -207,16 +207,19 @@ static void test_native(void **state)
 	fixture_source_free(src);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN fixture_source_teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_not_power, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_power8, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_raw_preferred, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_falls_back_to_conditioned, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_raw_demanded, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_conditioned_on_request, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_transient_error_value, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_persistent_error_value, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_partial_then_error, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
+	RNGD_FIXTURE_TEST(test_not_power),
+	RNGD_FIXTURE_TEST(test_power8),
+	RNGD_FIXTURE_TEST(test_raw_preferred),
+	RNGD_FIXTURE_TEST(test_falls_back_to_conditioned),
+	RNGD_FIXTURE_TEST(test_raw_demanded),
+	RNGD_FIXTURE_TEST(test_conditioned_on_request),
+	RNGD_FIXTURE_TEST(test_transient_error_value),
+	RNGD_FIXTURE_TEST(test_persistent_error_value),
+	RNGD_FIXTURE_TEST(test_partial_then_error),
+	RNGD_FIXTURE_TEST(test_stuck_generator),
 	cmocka_unit_test(test_native)
 )

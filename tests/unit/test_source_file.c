@@ -203,10 +203,13 @@ static void test_fifo_first_open_never_blocks(void **state)
 	free_source(src);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_probe_and_open_say_what_is_wrong, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_regular_file_is_read_once, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_offset_kept_across_runs, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_no_kept_offset_no_credit, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_fifo_first_open_never_blocks, setup, teardown)
+	RNGD_FIXTURE_TEST(test_probe_and_open_say_what_is_wrong),
+	RNGD_FIXTURE_TEST(test_regular_file_is_read_once),
+	RNGD_FIXTURE_TEST(test_offset_kept_across_runs),
+	RNGD_FIXTURE_TEST(test_no_kept_offset_no_credit),
+	RNGD_FIXTURE_TEST(test_fifo_first_open_never_blocks)
 )

@@ -147,9 +147,12 @@ static void test_fd_outlives_close_until_release(void **state)
 	assert_int_equal(rng_source_init(src, &rng_source_hwrng_ops), 0);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_probe_names_what_is_wrong, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_device_option_is_checked, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_reads_the_device, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_fd_outlives_close_until_release, setup, teardown)
+	RNGD_FIXTURE_TEST(test_probe_names_what_is_wrong),
+	RNGD_FIXTURE_TEST(test_device_option_is_checked),
+	RNGD_FIXTURE_TEST(test_reads_the_device),
+	RNGD_FIXTURE_TEST(test_fd_outlives_close_until_release)
 )

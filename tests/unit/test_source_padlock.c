@@ -275,12 +275,15 @@ static void test_real_cpu(void **state)
 	fixture_source_free(src);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN fixture_source_teardown
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_detection),
-	cmocka_unit_test_setup_teardown(test_default_divisor_one_byte_per_store, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_divisor_zero_eight_bytes, setup, fixture_source_teardown),
+	RNGD_FIXTURE_TEST(test_default_divisor_one_byte_per_store),
+	RNGD_FIXTURE_TEST(test_divisor_zero_eight_bytes),
 	cmocka_unit_test(test_status_words),
-	cmocka_unit_test_setup_teardown(test_bad_options, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_reopen_after_close, setup, fixture_source_teardown),
+	RNGD_FIXTURE_TEST(test_bad_options),
+	RNGD_FIXTURE_TEST(test_reopen_after_close),
 	cmocka_unit_test(test_real_cpu)
 )

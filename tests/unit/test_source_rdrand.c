@@ -358,25 +358,28 @@ static void test_real_cpu(void **state)
 	fixture_source_free(src);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN fixture_source_teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_probe_both, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_probe_rdrand_only, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_probe_none, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_probe_leaf7_absent, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_probe_not_x86, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_kernel_masked_rdseed, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_kernel_masked_both, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_kernel_unknown_trusts_cpuid, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdseed_preferred_and_credit, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdrand_fallback_keeps_low_credit, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_explicit_credit_kept, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_option_instruction, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdrand_retries_bounded, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdseed_underflow_pauses, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdseed_dead_gives_up, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdseed_partial_on_underflow, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rdseed_underflow_at_open, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_stuck_drng_refused, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_odd_length, setup, fixture_source_teardown),
+	RNGD_FIXTURE_TEST(test_probe_both),
+	RNGD_FIXTURE_TEST(test_probe_rdrand_only),
+	RNGD_FIXTURE_TEST(test_probe_none),
+	RNGD_FIXTURE_TEST(test_probe_leaf7_absent),
+	RNGD_FIXTURE_TEST(test_probe_not_x86),
+	RNGD_FIXTURE_TEST(test_kernel_masked_rdseed),
+	RNGD_FIXTURE_TEST(test_kernel_masked_both),
+	RNGD_FIXTURE_TEST(test_kernel_unknown_trusts_cpuid),
+	RNGD_FIXTURE_TEST(test_rdseed_preferred_and_credit),
+	RNGD_FIXTURE_TEST(test_rdrand_fallback_keeps_low_credit),
+	RNGD_FIXTURE_TEST(test_explicit_credit_kept),
+	RNGD_FIXTURE_TEST(test_option_instruction),
+	RNGD_FIXTURE_TEST(test_rdrand_retries_bounded),
+	RNGD_FIXTURE_TEST(test_rdseed_underflow_pauses),
+	RNGD_FIXTURE_TEST(test_rdseed_dead_gives_up),
+	RNGD_FIXTURE_TEST(test_rdseed_partial_on_underflow),
+	RNGD_FIXTURE_TEST(test_rdseed_underflow_at_open),
+	RNGD_FIXTURE_TEST(test_stuck_drng_refused),
+	RNGD_FIXTURE_TEST(test_odd_length),
 	cmocka_unit_test(test_real_cpu)
 )

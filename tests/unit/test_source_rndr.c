@@ -220,17 +220,20 @@ static void test_native(void **state)
 	fixture_source_free(src);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN fixture_source_teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_not_arm64, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_no_feat_rng, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_prefers_rndrrs, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_rndr_on_request, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_user_credit_kept, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_bad_option, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_transient_nzcv, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_persistent_nzcv, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_partial_then_failure, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_selftest_fails, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_stuck_generator, setup, fixture_source_teardown),
+	RNGD_FIXTURE_TEST(test_not_arm64),
+	RNGD_FIXTURE_TEST(test_no_feat_rng),
+	RNGD_FIXTURE_TEST(test_prefers_rndrrs),
+	RNGD_FIXTURE_TEST(test_rndr_on_request),
+	RNGD_FIXTURE_TEST(test_user_credit_kept),
+	RNGD_FIXTURE_TEST(test_bad_option),
+	RNGD_FIXTURE_TEST(test_transient_nzcv),
+	RNGD_FIXTURE_TEST(test_persistent_nzcv),
+	RNGD_FIXTURE_TEST(test_partial_then_failure),
+	RNGD_FIXTURE_TEST(test_selftest_fails),
+	RNGD_FIXTURE_TEST(test_stuck_generator),
 	cmocka_unit_test(test_native)
 )

@@ -72,9 +72,12 @@ static void test_unknown_tcti(void **state)
 	assert_why_mentions(src, "nosuchtcti");
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN fixture_source_teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_options, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_missing_device, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_default_device_honest, setup, fixture_source_teardown),
-	cmocka_unit_test_setup_teardown(test_unknown_tcti, setup, fixture_source_teardown)
+	RNGD_FIXTURE_TEST(test_options),
+	RNGD_FIXTURE_TEST(test_missing_device),
+	RNGD_FIXTURE_TEST(test_default_device_honest),
+	RNGD_FIXTURE_TEST(test_unknown_tcti)
 )

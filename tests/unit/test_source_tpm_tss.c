@@ -379,16 +379,19 @@ static void test_reopen_keeps_options(void **state)
 	assert_int_equal(tspi.randoms, 4); /* chunk 16 survived the reopen */
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test_setup_teardown(test_probe_leaves_nothing_open, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_chunks_and_frees, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_chunk_option, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_truncated_response_detected, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_reconnect_with_backoff, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_reconnect_gives_up, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_link_broken_every_time, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_tpm_error_is_reported, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_cancelled_read_then_close, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_options, setup, teardown),
-	cmocka_unit_test_setup_teardown(test_reopen_keeps_options, setup, teardown)
+	RNGD_FIXTURE_TEST(test_probe_leaves_nothing_open),
+	RNGD_FIXTURE_TEST(test_chunks_and_frees),
+	RNGD_FIXTURE_TEST(test_chunk_option),
+	RNGD_FIXTURE_TEST(test_truncated_response_detected),
+	RNGD_FIXTURE_TEST(test_reconnect_with_backoff),
+	RNGD_FIXTURE_TEST(test_reconnect_gives_up),
+	RNGD_FIXTURE_TEST(test_link_broken_every_time),
+	RNGD_FIXTURE_TEST(test_tpm_error_is_reported),
+	RNGD_FIXTURE_TEST(test_cancelled_read_then_close),
+	RNGD_FIXTURE_TEST(test_options),
+	RNGD_FIXTURE_TEST(test_reopen_keeps_options)
 )
