@@ -25,10 +25,15 @@
 #                         with a blocking read on an empty reserve
 #   egd-hangup        30  an EGD client that filled its request queue and
 #                         hung up
-#   kernel-ready      30  the kernel sink after the pool is ready (the
-#                         loop and sink over mocked kernel calls:
-#                         tests/integration/wait-ksink.c)
-# WAIT_STATES="a b" runs only those; WAIT_RNGD / WAIT_KSINK measure
+#   kernel-ready      30  the kernel sink after the pool is ready, between
+#                         top-ups: rngd-mockkernel, rngd with its kernel
+#                         calls answered by kernel_entropy_mock.c (its
+#                         pool set ready), as no test may feed this
+#                         machine's pool. Measured after the ready-timeout
+#                         notice (start-up over) and before the first
+#                         top-up (--topup-interval), which must then reach
+#                         the mock as an add to the ready pool
+# WAIT_STATES="a b" runs only those; WAIT_RNGD / WAIT_MOCKKERNEL measure
 # another build (the README's before/after table). WAIT_REPORT=FILE
 # appends one line per state: "STATE cpu% wakes/min".
 . "$top_srcdir/tests/integration/daemon-lib.sh"
@@ -37,7 +42,7 @@ skip_unless_guard
 SECS=${WAIT_STATE_SECONDS:-10}
 RNGD=${WAIT_RNGD:-$RNGD}
 EGD_CLIENT=${WAIT_EGD_CLIENT:-$top_builddir/tests/integration/egd-client}
-KSINK=${WAIT_KSINK:-$top_builddir/tests/integration/wait-ksink}
+MOCKKERNEL=${WAIT_MOCKKERNEL:-$top_builddir/tests/integration/rngd-mockkernel}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)
@@ -159,15 +164,26 @@ WRAP
 		rm -f "$T/src.fifo" ;;
 	kernel-ready)
 		random_file "$T/big" 500000
-		rm -f "$T/pid"
-		"$GUARD" -p "$T/pid" -- "$KSINK" "$T/big" > "$T/out" 2> "$T/log" &
-		GUARD_JOB=$!
-		for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.05; done
-		RNGD_PID=$(cat "$T/pid")
-		for _ in $(seq 200); do grep -q running "$T/out" && break; sleep 0.05; done
-		grep -q running "$T/out" || fail "kernel-ready: wait-ksink did not start"
-		measure "$state"; stop "$state"
-		grep -q "^adds " "$T/out" || fail "kernel-ready: no summary from wait-ksink" ;;
+		export RNGD_MOCK_KERNEL_STATE=$T/kernel.state RNGD_MOCK_KERNEL_LOG=$T/kernel.log
+		echo 256 > "$RNGD_MOCK_KERNEL_STATE"
+		rm -f "$RNGD_MOCK_KERNEL_LOG"
+		RNGD=$MOCKKERNEL
+		# -o /dev/null: a character device, so the kernel sink (the mock
+		# never opens it). The first top-up is due SECS + 10 s after start:
+		# 5 s for the ready-timeout notice, 1 s settling and SECS measured
+		# come first, with 4 s to spare.
+		start_rngd -x all -r "$T/big" -o /dev/null --topup-interval=$((SECS + 10))
+		wait_log "telling the service manager we are ready anyway"
+		measure "$state"
+		# "add LEN CREDIT COUNTED READY_BEFORE HEX": a top-up of the ready pool.
+		deadline=$(( $(date +%s) + 20 ))
+		until grep -qE '^add [0-9]+ [0-9]+ [0-9]+ 1 ' "$RNGD_MOCK_KERNEL_LOG" 2>/dev/null; do
+			[ "$(date +%s)" -le "$deadline" ] || fail "kernel-ready: no add to the ready pool in $RNGD_MOCK_KERNEL_LOG"
+			kill -0 "$RNGD_PID" 2>/dev/null || fail "kernel-ready: rngd died waiting for its top-up"
+			sleep 0.1
+		done
+		stop "$state"
+		echo "kernel-ready: the mock kernel got $(grep -c '^add ' "$RNGD_MOCK_KERNEL_LOG") add(s)" ;;
 	*)
 		fail "unknown state $state" ;;
 	esac

@@ -41,7 +41,7 @@ cat > "$W/bin/rngd" <<WRAP
 export TSAN_OPTIONS="$TSAN_OPTIONS"
 exec "$W/real/rngd" "\$@"
 WRAP
-ln -s "$top_builddir/tests/tsan/wait_ksink_tsan" "$W/real/wait-ksink"
+ln -s "$top_builddir/tests/tsan/rngd_mockkernel_tsan" "$W/real/rngd-mockkernel"
 chmod 755 "$W/bin/rngd"
 
 failed=0 passed=0 skipped=0 start=$SECONDS
@@ -81,7 +81,7 @@ for s in $scripts; do
 	# for races; their cost bounds do not hold under TSan (its runtime
 	# thread wakes ten times a second, every access costs 5-15 times more),
 	# so a bound failure alone is not one here: every other one is.
-	DAEMON_RNGD="$W/bin/rngd" WAIT_KSINK="$W/real/wait-ksink" WAIT_STATE_SECONDS=3 \
+	DAEMON_RNGD="$W/bin/rngd" WAIT_MOCKKERNEL="$W/real/rngd-mockkernel" WAIT_STATE_SECONDS=3 \
 		"${BASH:-bash}" "$top_srcdir/$s" > "$W/out" 2>&1
 	rc=$?
 	if [ "$rc" = 1 ] && [ "${s##*/}" = wait-states.sh ] && grep -q '^FAIL: ' "$W/out" &&

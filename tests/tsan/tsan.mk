@@ -52,7 +52,7 @@ endif
 # gate is linked as built for rngd: it runs in the main thread only, and
 # its target_clones resolvers run before the TSan runtime is up, so an
 # instrumented build of them crashes at load.
-TSAN_BINARIES += tests/tsan/rngd_tsan tests/tsan/wait_ksink_tsan
+TSAN_BINARIES += tests/tsan/rngd_tsan tests/tsan/rngd_mockkernel_tsan
 # tsan_quiet.c stops the TSan runtime's own thread (see there), so the
 # scripts that count rngd's wake-ups or check its threads see rngd's only.
 tests_tsan_rngd_tsan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURCES) \
@@ -61,12 +61,15 @@ tests_tsan_rngd_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 tests_tsan_rngd_tsan_CFLAGS = $(rngd_rngd_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDFLAGS = $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
-# The loop and the kernel sink over mocked kernel calls (wait-states.sh's
-# kernel-ready state, through WAIT_KSINK).
-tests_tsan_wait_ksink_tsan_SOURCES = $(tests_integration_wait_ksink_SOURCES) tests/tsan/tsan_quiet.c
-tests_tsan_wait_ksink_tsan_CFLAGS = $(tests_integration_wait_ksink_CFLAGS) $(TSAN_FLAGS)
-tests_tsan_wait_ksink_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_wait_ksink_tsan_LDADD = $(tests_integration_wait_ksink_LDADD)
+# rngd-mockkernel's TSan build, as rngd_tsan is rngd's: wait-states.sh's
+# kernel-ready state runs it (through WAIT_MOCKKERNEL), as only a mocked
+# kernel lets a test see the pool ready.
+tests_tsan_rngd_mockkernel_tsan_SOURCES = $(tests_integration_rngd_mockkernel_SOURCES) \
+	$(sources_libsources_a_SOURCES) tests/tsan/tsan_quiet.c
+tests_tsan_rngd_mockkernel_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
+tests_tsan_rngd_mockkernel_tsan_CFLAGS = $(tests_integration_rngd_mockkernel_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_rngd_mockkernel_tsan_LDFLAGS = $(TSAN_FLAGS)
+tests_tsan_rngd_mockkernel_tsan_LDADD = $(tests_tsan_rngd_tsan_LDADD)
 # tests/fault/fault.mk defines EXTRA_PROGRAMS only with ASan.
 if !HAVE_ASAN
 EXTRA_PROGRAMS =
