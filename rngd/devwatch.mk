@@ -7,7 +7,6 @@ RNGD_DEVWATCH_SOURCES = rngd/device_watch.c rngd/device_watch.h \
 rngd_rngd_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 # Every program that links loop.c links the watch it runs.
 DAEMON_LOOP_TEST_FILES += $(RNGD_DEVWATCH_SOURCES)
-tests_integration_wait_ksink_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 tests_integration_rngd_mockkernel_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 
 # ---- tests ----------------------------------------------------------------
