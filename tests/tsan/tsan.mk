@@ -17,7 +17,7 @@ TSAN_CHECK_UNITS += tests/unit/test_daemon_log_tsan
 TSAN_UNIT_TESTS += tests/tsan/test_daemon_loop_tsan
 tests_tsan_test_daemon_loop_tsan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
 tests_tsan_test_daemon_loop_tsan_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS) $(TSAN_FLAGS)
-tests_tsan_test_daemon_loop_tsan_LDFLAGS = $(TSAN_FLAGS)
+tests_tsan_test_daemon_loop_tsan_LDFLAGS = $(TSAN_FLAGS) $(tests_unit_test_daemon_loop_LDFLAGS)
 tests_tsan_test_daemon_loop_tsan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
 # The EGD server thread, the reserve it shares with the main loop, the
 # sharing sink in front of it.
