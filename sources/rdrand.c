@@ -26,8 +26,9 @@
 
 /* ---- 1. The instructions ------------------------------------------------ */
 
-#if defined(__x86_64__)
-static int native_rdrand64(uint64_t *out)
+#if defined(__x86_64__) || defined(__i386__)
+/* One register's worth, 64 or 32 bits: 1 if the CPU delivered (CF=1). */
+static int rdrand_reg(unsigned long *out)
 {
 	unsigned char ok;
 
@@ -35,7 +36,7 @@ static int native_rdrand64(uint64_t *out)
 	return ok;
 }
 
-static int native_rdseed64(uint64_t *out)
+static int rdseed_reg(unsigned long *out)
 {
 	unsigned char ok;
 
@@ -43,31 +44,29 @@ static int native_rdseed64(uint64_t *out)
 	return ok;
 }
 
-static void native_pause(void)
+/* A 64-bit word: one instruction, or two on i386, whose registers hold 32
+ * bits; good only if every one delivered. */
+static int word64(int (*insn)(unsigned long *), uint64_t *out)
 {
-	__asm__ __volatile__("pause");
+	unsigned long lo, hi;
+	int ok = insn(&lo);
+
+	*out = lo;
+	if (sizeof(lo) < sizeof(*out)) {
+		ok &= insn(&hi);
+		*out |= (uint64_t)hi << 32;
+	}
+	return ok;
 }
-#elif defined(__i386__)
+
 static int native_rdrand64(uint64_t *out)
 {
-	uint32_t lo, hi;
-	unsigned char ok_lo, ok_hi;
-
-	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(lo), "=qm"(ok_lo) : : "cc");
-	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(hi), "=qm"(ok_hi) : : "cc");
-	*out = (uint64_t)hi << 32 | lo;
-	return ok_lo && ok_hi;
+	return word64(rdrand_reg, out);
 }
 
 static int native_rdseed64(uint64_t *out)
 {
-	uint32_t lo, hi;
-	unsigned char ok_lo, ok_hi;
-
-	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(lo), "=qm"(ok_lo) : : "cc");
-	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(hi), "=qm"(ok_hi) : : "cc");
-	*out = (uint64_t)hi << 32 | lo;
-	return ok_lo && ok_hi;
+	return word64(rdseed_reg, out);
 }
 
 static void native_pause(void)
