@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "sources/cpu_words.h"
-#include "sources/source.h"
 
 int rng_cpu_word(const struct rng_cpu_words *w, uint64_t *out, unsigned int rounds)
 {
@@ -59,16 +58,4 @@ enum rng_cpu_selftest rng_cpu_words_selftest(const struct rng_cpu_words *w, int 
 			same = false;
 	}
 	return same ? RNG_CPU_SELFTEST_STUCK : RNG_CPU_SELFTEST_OK;
-}
-
-int rng_cpu_instruction_option(struct rng_source *src, const char *key, const char *value,
-			       const char *const names[3])
-{
-	if (strcmp(key, "instruction") != 0)
-		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: instruction)", key);
-	for (int i = 0; i < 3; i++)
-		if (strcmp(value, names[i]) == 0)
-			return i;
-	return rng_source_why(src, -EINVAL, "instruction '%s' is not %s, %s or %s", value, names[0], names[1],
-			      names[2]);
 }

@@ -13,8 +13,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct rng_source;
-
 struct rng_cpu_words {
 	/* One attempt: true with a word in *out, false for "none now". */
 	bool (*try_word)(const void *ctx, uint64_t *out);
@@ -49,14 +47,5 @@ enum rng_cpu_selftest {
  */
 enum rng_cpu_selftest rng_cpu_words_selftest(const struct rng_cpu_words *w, int n, unsigned int first_rounds,
 					     unsigned int rounds, int *at, uint64_t *first);
-
-/*
- * The option "instruction" of the sources that read one of two
- * instructions: @names holds "auto" and the two, in the order of the
- * source's choice enum. Returns the index of @value, or -EINVAL with the
- * reason in src->why.
- */
-int rng_cpu_instruction_option(struct rng_source *src, const char *key, const char *value,
-			       const char *const names[3]);
 
 #endif /* RNGD_SOURCES_CPU_WORDS_H */

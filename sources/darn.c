@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/cpu_source.h"
 #include "sources/cpu_words.h"
 #include "sources/darn.h"
 #include "sources/source.h"
@@ -75,50 +76,45 @@ const struct darn_hw darn_hw_native = {
 
 /* ---- 2. State and options ----------------------------------------------- */
 
-struct darn_state {
-	const struct darn_hw *hw;
-	unsigned int want_level; /* 0: raw if it works, else conditioned */
-	unsigned int level;
-	int open;
-};
-
-static const struct darn_state darn_defaults = {
+/* The strong instruction is DARN L=2 (raw), the weak one L=1 (conditioned). */
+static const struct rng_cpu_source darn_defaults = {
 	.hw = &darn_hw_native,
 };
 
 void darn_source_use_hw(struct rng_source *src, const struct darn_hw *hw)
 {
-	struct darn_state *st = src->priv;
+	rng_cpu_source_use_hw(src, hw);
+}
 
-	st->hw = hw;
+static unsigned int level_of(const struct rng_cpu_source *st)
+{
+	return st->strong ? DARN_LEVEL_RAW : DARN_LEVEL_CONDITIONED;
 }
 
 int darn_source_level(const struct rng_source *src)
 {
-	const struct darn_state *st = src->priv;
+	int strong = rng_cpu_source_uses_strong(src);
 
-	if (!st->open)
-		return -EBADF;
-	return (int)st->level;
+	return strong < 0 ? strong : (int)level_of(src->priv);
 }
 
 static int darn_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct darn_state *st;
-	unsigned int level;
+	struct rng_cpu_source *st;
+	enum rng_cpu_choice choice;
 
 	if (strcmp(key, "level") != 0)
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: level)", key);
 	if (strcmp(value, "auto") == 0)
-		level = 0;
+		choice = RNG_CPU_AUTO;
 	else if (strcmp(value, "raw") == 0 || strcmp(value, "2") == 0)
-		level = DARN_LEVEL_RAW;
+		choice = RNG_CPU_STRONG;
 	else if (strcmp(value, "conditioned") == 0 || strcmp(value, "1") == 0)
-		level = DARN_LEVEL_CONDITIONED;
+		choice = RNG_CPU_WEAK;
 	else
 		return rng_source_why(src, -EINVAL, "level '%s' is not auto, raw (2) or conditioned (1)", value);
 	st = src->priv;
-	st->want_level = level;
+	st->choice = choice;
 	return 0;
 }
 
@@ -137,15 +133,14 @@ static int check_feature(struct rng_source *src, const struct darn_hw *hw)
 
 static int darn_probe(struct rng_source *src)
 {
-	const struct darn_state *st = src->priv;
-	const struct darn_hw *hw = st->hw;
-	unsigned int want = st->want_level;
-	int err = check_feature(src, hw);
+	const struct rng_cpu_source *st = src->priv;
+	enum rng_cpu_choice want = st->choice;
+	int err = check_feature(src, st->hw);
 
 	if (err < 0)
 		return err;
-	return rng_source_why(src, 0, "DARN (ISA 3.0): %s", want == DARN_LEVEL_CONDITIONED ? "L=1 conditioned, as configured"
-			      : want == DARN_LEVEL_RAW ? "L=2 raw, as configured" : "L=2 raw where implemented, else L=1");
+	return rng_source_why(src, 0, "DARN (ISA 3.0): %s", want == RNG_CPU_WEAK ? "L=1 conditioned, as configured"
+			      : want == RNG_CPU_STRONG ? "L=2 raw, as configured" : "L=2 raw where implemented, else L=1");
 }
 
 /* DARN at one level: the all-ones error value never leaves. */
@@ -173,9 +168,9 @@ static struct rng_cpu_words darn_words(const struct darn_at_level *at)
  * not implemented or the unit is down), -EIO if it stopped or they were
  * all the same.
  */
-static int selftest(struct rng_source *src, const struct darn_state *st, unsigned int level)
+static int selftest(struct rng_source *src, const struct darn_hw *hw, unsigned int level)
 {
-	const struct darn_at_level at = { st->hw, level };
+	const struct darn_at_level at = { hw, level };
 	const struct rng_cpu_words w = darn_words(&at);
 	uint64_t first;
 	int stopped_at;
@@ -198,52 +193,42 @@ static int selftest(struct rng_source *src, const struct darn_state *st, unsigne
 
 static int darn_open(struct rng_source *src)
 {
-	struct darn_state *st = src->priv;
+	struct rng_cpu_source *st = src->priv;
 	const char *fallback = "";
 	int err;
 
 	err = check_feature(src, st->hw);
 	if (err < 0)
 		return err;
-	st->level = st->want_level ? st->want_level : DARN_LEVEL_RAW;
-	err = selftest(src, st, st->level);
-	if (err == -EAGAIN && !st->want_level) {
-		st->level = DARN_LEVEL_CONDITIONED;
+	st->strong = st->choice != RNG_CPU_WEAK;
+	err = selftest(src, st->hw, level_of(st));
+	if (err == -EAGAIN && st->choice == RNG_CPU_AUTO) {
+		st->strong = false;
 		fallback = " (L=2 gave only the error value)";
-		err = selftest(src, st, st->level);
+		err = selftest(src, st->hw, level_of(st));
 	}
 	if (err == -EAGAIN)
 		return rng_source_why(src, -EIO, "DARN L=%u returned only the error value (all ones) %d times",
-				      st->level, DARN_RETRIES * DARN_LEVEL_PROBE_ROUNDS);
+				      level_of(st), DARN_RETRIES * DARN_LEVEL_PROBE_ROUNDS);
 	if (err < 0)
 		return err;
-	st->open = 1;
-	(void)rng_source_why(src, 0, "reading DARN L=%u (%s)%s", st->level,
-			     st->level == DARN_LEVEL_RAW ? "raw" : "conditioned", fallback);
+	rng_cpu_source_opened(src);
+	(void)rng_source_why(src, 0, "reading DARN L=%u (%s)%s", level_of(st), st->strong ? "raw" : "conditioned",
+			     fallback);
 	return 0;
 }
 
 static ssize_t darn_read(struct rng_source *src, void *buf, size_t len)
 {
-	const struct darn_state *st = src->priv;
-	const struct darn_at_level at = { st->hw, st->level };
+	const struct rng_cpu_source *st = src->priv;
+	const struct darn_at_level at = { st->hw, level_of(st) };
 	const struct rng_cpu_words w = darn_words(&at);
-	ssize_t n;
+	ssize_t n = rng_cpu_source_read(src, &w, buf, len, DARN_BACKOFF_ROUNDS);
 
-	if (!st->open)
-		return rng_source_why(src, -EBADF, "read before open");
-	n = rng_cpu_words_read(&w, buf, len, DARN_BACKOFF_ROUNDS);
-	if (n < 0)
-		return rng_source_why(src, -EIO, "DARN L=%u returned the error value %d times in a row over %u ms; retrying later",
-				      st->level, DARN_RETRIES * DARN_BACKOFF_ROUNDS, DARN_BACKOFF_TOTAL_MS);
-	return n;
-}
-
-static void darn_close(struct rng_source *src)
-{
-	struct darn_state *st = src->priv;
-
-	st->open = 0;
+	if (n != -EAGAIN)
+		return n;
+	return rng_source_why(src, -EIO, "DARN L=%u returned the error value %d times in a row over %u ms; retrying later",
+			      level_of(st), DARN_RETRIES * DARN_BACKOFF_ROUNDS, DARN_BACKOFF_TOTAL_MS);
 }
 
 const struct rng_source_ops rng_source_darn_ops = {
@@ -252,11 +237,11 @@ const struct rng_source_ops rng_source_darn_ops = {
 	.keys = "level=auto: auto, raw (2) or conditioned",
 	.default_entropy_per_bit = DARN_ENTROPY_PER_BIT,
 	.default_priority = 3,
-	.priv_size = sizeof(struct darn_state),
+	.priv_size = sizeof(struct rng_cpu_source),
 	.priv_defaults = &darn_defaults,
 	.probe = darn_probe,
 	.open = darn_open,
 	.read = darn_read,
-	.close = darn_close,
+	.close = rng_cpu_source_close,
 	.set_option = darn_set_option,
 };

@@ -15,6 +15,7 @@ sources_libsources_a_SOURCES = \
 	sources/parse_num.c sources/parse_num.h \
 	sources/dl.c sources/dl.h \
 	sources/sha512.c sources/sha512.h \
+	sources/cpu_source.c sources/cpu_source.h \
 	sources/cpu_words.c sources/cpu_words.h \
 	sources/hwrng.h sources/hwrng.c \
 	sources/file.c sources/file_offset.c sources/file_offset.h

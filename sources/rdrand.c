@@ -20,14 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/cpu_source.h"
 #include "sources/cpu_words.h"
 #include "sources/rdrand.h"
 #include "sources/source.h"
 
 /* ---- 1. The instructions ------------------------------------------------ */
 
-#if defined(__x86_64__)
-static int native_rdrand64(uint64_t *out)
+#if defined(__x86_64__) || defined(__i386__)
+/* One register's worth, 64 or 32 bits: 1 if the CPU delivered (CF=1). */
+static int rdrand_reg(unsigned long *out)
 {
 	unsigned char ok;
 
@@ -35,7 +37,7 @@ static int native_rdrand64(uint64_t *out)
 	return ok;
 }
 
-static int native_rdseed64(uint64_t *out)
+static int rdseed_reg(unsigned long *out)
 {
 	unsigned char ok;
 
@@ -43,31 +45,29 @@ static int native_rdseed64(uint64_t *out)
 	return ok;
 }
 
-static void native_pause(void)
+/* A 64-bit word: one instruction, or two on i386, whose registers hold 32
+ * bits; good only if every one delivered. */
+static int word64(int (*insn)(unsigned long *), uint64_t *out)
 {
-	__asm__ __volatile__("pause");
+	unsigned long lo, hi;
+	int ok = insn(&lo);
+
+	*out = lo;
+	if (sizeof(lo) < sizeof(*out)) {
+		ok &= insn(&hi);
+		*out |= (uint64_t)hi << 32;
+	}
+	return ok;
 }
-#elif defined(__i386__)
+
 static int native_rdrand64(uint64_t *out)
 {
-	uint32_t lo, hi;
-	unsigned char ok_lo, ok_hi;
-
-	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(lo), "=qm"(ok_lo) : : "cc");
-	__asm__ __volatile__("rdrand %0; setc %1" : "=r"(hi), "=qm"(ok_hi) : : "cc");
-	*out = (uint64_t)hi << 32 | lo;
-	return ok_lo && ok_hi;
+	return word64(rdrand_reg, out);
 }
 
 static int native_rdseed64(uint64_t *out)
 {
-	uint32_t lo, hi;
-	unsigned char ok_lo, ok_hi;
-
-	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(lo), "=qm"(ok_lo) : : "cc");
-	__asm__ __volatile__("rdseed %0; setc %1" : "=r"(hi), "=qm"(ok_hi) : : "cc");
-	*out = (uint64_t)hi << 32 | lo;
-	return ok_lo && ok_hi;
+	return word64(rdseed_reg, out);
 }
 
 static void native_pause(void)
@@ -126,60 +126,20 @@ const struct rdrand_hw rdrand_hw_native = {
 	.kernel_has_flag = native_kernel_has_flag,
 };
 
-/* ---- 2. State and options ----------------------------------------------- */
+/* ---- 2. State ---------------------------------------------------------- */
 
-enum rdrand_choice { CHOICE_AUTO, CHOICE_RDSEED, CHOICE_RDRAND };
-
-struct rdrand_state {
-	const struct rdrand_hw *hw;
-	enum rdrand_choice choice;
-	int open;
-	int use_rdseed;
-	/* The fact the daemon's credit follows: RDSEED will be (or is) read.
-	 * Written by probe()/open() in any thread, read atomically. */
-	int rdseed_fact;
-};
-
-static const struct rdrand_state rdrand_defaults = {
+/* The strong instruction is RDSEED, the weak one RDRAND. */
+static const struct rng_cpu_source rdrand_defaults = {
 	.hw = &rdrand_hw_native,
+	.names = { "auto", "rdseed", "rdrand" },
 };
 
 void rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw)
 {
-	struct rdrand_state *st = src->priv;
-
-	st->hw = hw;
-}
-
-int rdrand_source_uses_rdseed(const struct rng_source *src)
-{
-	const struct rdrand_state *st = src->priv;
-
-	if (!st->open)
-		return -EBADF;
-	return st->use_rdseed;
-}
-
-static int rdrand_set_option(struct rng_source *src, const char *key, const char *value)
-{
-	static const char *const names[] = { "auto", "rdseed", "rdrand" }; /* enum rdrand_choice's order */
-	struct rdrand_state *st = src->priv;
-	int choice = rng_cpu_instruction_option(src, key, value, names);
-
-	if (choice < 0)
-		return choice;
-	st->choice = (enum rdrand_choice)choice;
-	return 0;
+	rng_cpu_source_use_hw(src, hw);
 }
 
 /* ---- 3. Probe, open, read, close ---------------------------------------- */
-
-static const struct rdrand_hw *hw_of(const struct rng_source *src)
-{
-	const struct rdrand_state *st = src->priv;
-
-	return st->hw;
-}
 
 /*
  * The instructions this CPU offers and the kernel still trusts. Returns
@@ -214,32 +174,23 @@ static int usable_features(struct rng_source *src, const struct rdrand_hw *hw)
 	return (int)features;
 }
 
-static void report_rdseed(struct rdrand_state *st, int use_rdseed)
-{
-	__atomic_store_n(&st->rdseed_fact, use_rdseed, __ATOMIC_RELEASE);
-}
-
 /* The ops default is RDRAND's; RDSEED raises it. The daemon applies it
  * unless the user set a credit (-O rdrand:entropy_per_bit). */
 static double rdrand_default_credit(const struct rng_source *src)
 {
-	const struct rdrand_state *st = src->priv;
-
-	if (st && __atomic_load_n(&st->rdseed_fact, __ATOMIC_ACQUIRE))
-		return RDSEED_ENTROPY_PER_BIT;
-	return RDRAND_ENTROPY_PER_BIT;
+	return rng_cpu_source_credit(src, RDSEED_ENTROPY_PER_BIT, RDRAND_ENTROPY_PER_BIT);
 }
 
 static int rdrand_probe(struct rng_source *src)
 {
-	struct rdrand_state *st = src->priv;
+	const struct rng_cpu_source *st = src->priv;
 	int features;
 
-	features = usable_features(src, hw_of(src));
+	features = usable_features(src, st->hw);
 	if (features < 0)
 		return features;
-	if (st->choice != CHOICE_RDRAND)
-		report_rdseed(st, !!(features & CPUID_RDSEED));
+	if (st->choice != RNG_CPU_WEAK)
+		rng_cpu_source_report(src, (features & CPUID_RDSEED) != 0);
 	return 0;
 }
 
@@ -268,28 +219,28 @@ static bool try_rdseed(const void *ctx, uint64_t *out)
  * RDSEED_UNDERFLOW_ROUNDS rounds with a 1 ms sleep between them; the bound
  * keeps a dead unit from spinning forever.
  */
-static struct rng_cpu_words rdrand_words(const struct rdrand_state *st)
+static struct rng_cpu_words rdrand_words(const struct rng_cpu_source *st)
 {
-	if (st->use_rdseed)
+	if (st->strong)
 		return (struct rng_cpu_words){ .try_word = try_rdseed, .backoff = rng_sleep_ms, .ctx = st->hw,
 					       .retries = RDSEED_RETRIES, .steady_backoff = true };
 	return (struct rng_cpu_words){ .try_word = try_rdrand, .backoff = rng_sleep_ms, .ctx = st->hw,
 				       .retries = RDRAND_RETRIES };
 }
 
-static unsigned int rdrand_rounds(const struct rdrand_state *st)
+static unsigned int rdrand_rounds(const struct rng_cpu_source *st)
 {
-	return st->use_rdseed ? RDSEED_UNDERFLOW_ROUNDS : 1;
+	return st->strong ? RDSEED_UNDERFLOW_ROUNDS : 1;
 }
 
-static const char *insn_name(const struct rdrand_state *st)
+static const char *insn_name(const struct rng_cpu_source *st)
 {
-	return st->use_rdseed ? "RDSEED" : "RDRAND";
+	return st->strong ? "RDSEED" : "RDRAND";
 }
 
 static int rdrand_open(struct rng_source *src)
 {
-	struct rdrand_state *st = src->priv;
+	struct rng_cpu_source *st = src->priv;
 	struct rng_cpu_words w;
 	unsigned features;
 	uint64_t first;
@@ -300,18 +251,18 @@ static int rdrand_open(struct rng_source *src)
 		return err;
 	features = (unsigned)err;
 	switch (st->choice) {
-	case CHOICE_RDSEED:
+	case RNG_CPU_STRONG:
 		if (!(features & CPUID_RDSEED))
 			return rng_source_why(src, -ENODEV, "instruction rdseed requested but CPU lacks RDSEED");
-		st->use_rdseed = 1;
+		st->strong = true;
 		break;
-	case CHOICE_RDRAND:
+	case RNG_CPU_WEAK:
 		if (!(features & CPUID_RDRAND))
 			return rng_source_why(src, -ENODEV, "instruction rdrand requested but CPU lacks RDRAND");
-		st->use_rdseed = 0;
+		st->strong = false;
 		break;
-	case CHOICE_AUTO:
-		st->use_rdseed = !!(features & CPUID_RDSEED);
+	case RNG_CPU_AUTO:
+		st->strong = (features & CPUID_RDSEED) != 0;
 		break;
 	}
 
@@ -333,35 +284,23 @@ static int rdrand_open(struct rng_source *src)
 				      insn_name(st), RDRAND_SELFTEST_WORDS, (unsigned long long)first);
 	}
 
-	report_rdseed(st, st->use_rdseed);
-	st->open = 1;
-	(void)rng_source_why(src, 0, "reading %s", st->use_rdseed ? "RDSEED" : "RDRAND (DRBG output)");
+	rng_cpu_source_opened(src);
+	(void)rng_source_why(src, 0, "reading %s", st->strong ? "RDSEED" : "RDRAND (DRBG output)");
 	return 0;
 }
 
 static ssize_t rdrand_read(struct rng_source *src, void *buf, size_t len)
 {
-	const struct rdrand_state *st = src->priv;
-	struct rng_cpu_words w;
-	ssize_t n;
+	const struct rng_cpu_source *st = src->priv;
+	const struct rng_cpu_words w = rdrand_words(st);
+	ssize_t n = rng_cpu_source_read(src, &w, buf, len, rdrand_rounds(st));
 
-	if (!st->open)
-		return rng_source_why(src, -EBADF, "read before open");
-	w = rdrand_words(st);
-	n = rng_cpu_words_read(&w, buf, len, rdrand_rounds(st));
-	if (n >= 0)
+	if (n != -EAGAIN)
 		return n;
-	if (st->use_rdseed)
+	if (st->strong)
 		return rng_source_why(src, -EIO, "RDSEED gave nothing in %d attempts",
 				      RDSEED_RETRIES * RDSEED_UNDERFLOW_ROUNDS);
 	return rng_source_why(src, -EIO, "RDRAND failed %d times in a row (DRNG failure)", RDRAND_RETRIES);
-}
-
-static void rdrand_close(struct rng_source *src)
-{
-	struct rdrand_state *st = src->priv;
-
-	st->open = 0;
 }
 
 const struct rng_source_ops rng_source_rdrand_ops = {
@@ -370,12 +309,12 @@ const struct rng_source_ops rng_source_rdrand_ops = {
 	.keys = "instruction=auto: auto, rdseed or rdrand",
 	.default_entropy_per_bit = RDRAND_ENTROPY_PER_BIT,
 	.default_priority = 3,
-	.priv_size = sizeof(struct rdrand_state),
+	.priv_size = sizeof(struct rng_cpu_source),
 	.priv_defaults = &rdrand_defaults,
 	.probe = rdrand_probe,
 	.open = rdrand_open,
 	.read = rdrand_read,
-	.close = rdrand_close,
-	.set_option = rdrand_set_option,
+	.close = rng_cpu_source_close,
+	.set_option = rng_cpu_source_set_option,
 	.default_credit = rdrand_default_credit,
 };

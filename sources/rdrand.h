@@ -37,10 +37,9 @@ extern const struct rdrand_hw rdrand_hw_native;
 #define RDRAND_ENTROPY_PER_BIT (1.0 / 512) /* 1 seed-grade sample in 512, Intel's own rule */
 #define RDSEED_ENTROPY_PER_BIT 0.5
 
-/* Use @hw instead of the real instructions (tests), after rng_source_init(). */
+/* Use @hw instead of the real instructions (tests), after rng_source_init().
+ * Whether the open source reads RDSEED (the strong instruction) or RDRAND:
+ * rng_cpu_source_uses_strong() (sources/cpu_source.h). */
 void rdrand_source_use_hw(struct rng_source *src, const struct rdrand_hw *hw);
-
-/* 1 if the open source reads RDSEED, 0 if RDRAND, -EBADF if not open. */
-int rdrand_source_uses_rdseed(const struct rng_source *src);
 
 #endif /* RNGD_SOURCES_RDRAND_H */

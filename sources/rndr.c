@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/cpu_source.h"
 #include "sources/cpu_words.h"
 #include "sources/rndr.h"
 #include "sources/source.h"
@@ -91,65 +92,20 @@ const struct rndr_hw rndr_hw_native = {
 	.backoff = rng_sleep_ms,
 };
 
-/* ---- 2. State and options ----------------------------------------------- */
+/* ---- 2. State ---------------------------------------------------------- */
 
-enum rndr_choice { CHOICE_AUTO, CHOICE_RNDRRS, CHOICE_RNDR };
-
-struct rndr_state {
-	const struct rndr_hw *hw;
-	enum rndr_choice choice;
-	int open;
-	int use_rndrrs;
-	int rndrrs_fact;        /* atomic: what default_credit() reports */
-};
-
-static const struct rndr_state rndr_defaults = {
+/* The strong instruction is RNDRRS, the weak one RNDR. */
+static const struct rng_cpu_source rndr_defaults = {
 	.hw = &rndr_hw_native,
+	.names = { "auto", "rndrrs", "rndr" },
 };
 
 void rndr_source_use_hw(struct rng_source *src, const struct rndr_hw *hw)
 {
-	struct rndr_state *st = src->priv;
-
-	st->hw = hw;
-}
-
-int rndr_source_uses_rndrrs(const struct rng_source *src)
-{
-	const struct rndr_state *st = src->priv;
-
-	if (!st->open)
-		return -EBADF;
-	return st->use_rndrrs;
-}
-
-static int rndr_set_option(struct rng_source *src, const char *key, const char *value)
-{
-	static const char *const names[] = { "auto", "rndrrs", "rndr" }; /* enum rndr_choice's order */
-	struct rndr_state *st = src->priv;
-	int choice = rng_cpu_instruction_option(src, key, value, names);
-
-	if (choice < 0)
-		return choice;
-	st->choice = (enum rndr_choice)choice;
-	return 0;
+	rng_cpu_source_use_hw(src, hw);
 }
 
 /* ---- 3. Probe, open, read, close ---------------------------------------- */
-
-static const struct rndr_hw *hw_of(const struct rng_source *src)
-{
-	const struct rndr_state *st = src->priv;
-
-	return st->hw;
-}
-
-static enum rndr_choice choice_of(const struct rng_source *src)
-{
-	const struct rndr_state *st = src->priv;
-
-	return st->choice;
-}
 
 /* FEAT_RNG gives both instructions; which one is used depends on the choice. */
 static int check_feature(struct rng_source *src, const struct rndr_hw *hw)
@@ -163,59 +119,50 @@ static int check_feature(struct rng_source *src, const struct rndr_hw *hw)
 	return 0;
 }
 
-/* Probe (main thread) and open (reader thread) report which instruction
- * is read; the main thread's default_credit() reads the fact. */
-static void report_rndrrs(struct rng_source *src, int use_rndrrs)
-{
-	struct rndr_state *st = src->priv;
-
-	__atomic_store_n(&st->rndrrs_fact, use_rndrrs, __ATOMIC_RELEASE);
-}
-
 /* The ops default is RNDR's; RNDRRS raises it. The daemon applies it
  * unless the user set a credit, and caps it with -e. */
 static double rndr_default_credit(const struct rng_source *src)
 {
-	const struct rndr_state *st = src->priv;
-
-	if (st && __atomic_load_n(&st->rndrrs_fact, __ATOMIC_ACQUIRE))
-		return RNDRRS_ENTROPY_PER_BIT;
-	return RNDR_ENTROPY_PER_BIT;
+	return rng_cpu_source_credit(src, RNDRRS_ENTROPY_PER_BIT, RNDR_ENTROPY_PER_BIT);
 }
 
 static int rndr_probe(struct rng_source *src)
 {
-	int err = check_feature(src, hw_of(src));
-	int use_rndrrs = choice_of(src) != CHOICE_RNDR;
+	const struct rng_cpu_source *st = src->priv;
+	int err = check_feature(src, st->hw);
+	bool use_rndrrs = st->choice != RNG_CPU_WEAK;
 
 	if (err < 0)
 		return err;
-	report_rndrrs(src, use_rndrrs);
+	rng_cpu_source_report(src, use_rndrrs);
 	return rng_source_why(src, 0, "FEAT_RNG: %s", use_rndrrs ? "RNDRRS (reseeded every read)"
 				   : "RNDR (DRBG output), as configured");
 }
 
 static bool try_rndr(const void *ctx, uint64_t *out)
 {
-	const struct rndr_state *st = ctx;
+	const struct rng_cpu_source *st = ctx;
+	const struct rndr_hw *hw = st->hw;
 
-	return (st->use_rndrrs ? st->hw->rndrrs : st->hw->rndr)(out) != 0;
+	return (st->strong ? hw->rndrrs : hw->rndr)(out) != 0;
 }
 
-static struct rng_cpu_words rndr_words(const struct rndr_state *st)
+static struct rng_cpu_words rndr_words(const struct rng_cpu_source *st)
 {
-	return (struct rng_cpu_words){ .try_word = try_rndr, .backoff = st->hw->backoff, .ctx = st,
+	const struct rndr_hw *hw = st->hw;
+
+	return (struct rng_cpu_words){ .try_word = try_rndr, .backoff = hw->backoff, .ctx = st,
 				       .retries = RNDR_RETRIES };
 }
 
-static const char *insn_name(const struct rndr_state *st)
+static const char *insn_name(const struct rng_cpu_source *st)
 {
-	return st->use_rndrrs ? "RNDRRS" : "RNDR";
+	return st->strong ? "RNDRRS" : "RNDR";
 }
 
 static int rndr_open(struct rng_source *src)
 {
-	struct rndr_state *st = src->priv;
+	struct rng_cpu_source *st = src->priv;
 	const struct rng_cpu_words w = rndr_words(st);
 	uint64_t first;
 	int stopped_at, err;
@@ -223,7 +170,7 @@ static int rndr_open(struct rng_source *src)
 	err = check_feature(src, st->hw);
 	if (err < 0)
 		return err;
-	st->use_rndrrs = st->choice != CHOICE_RNDR;
+	st->strong = st->choice != RNG_CPU_WEAK;
 
 	/* A generator that repeats one word is broken even if NZCV says fine. */
 	switch (rng_cpu_words_selftest(&w, RNDR_SELFTEST_WORDS, RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_ROUNDS, &stopped_at,
@@ -239,32 +186,21 @@ static int rndr_open(struct rng_source *src)
 		return rng_source_why(src, -EIO, "%s self-test: %d identical words 0x%016llx (stuck generator)",
 				      insn_name(st), RNDR_SELFTEST_WORDS, (unsigned long long)first);
 	}
-	report_rndrrs(src, st->use_rndrrs);
-	st->open = 1;
-	(void)rng_source_why(src, 0, "reading %s", st->use_rndrrs ? "RNDRRS" : "RNDR (DRBG output)");
+	rng_cpu_source_opened(src);
+	(void)rng_source_why(src, 0, "reading %s", st->strong ? "RNDRRS" : "RNDR (DRBG output)");
 	return 0;
 }
 
 static ssize_t rndr_read(struct rng_source *src, void *buf, size_t len)
 {
-	const struct rndr_state *st = src->priv;
+	const struct rng_cpu_source *st = src->priv;
 	const struct rng_cpu_words w = rndr_words(st);
-	ssize_t n;
+	ssize_t n = rng_cpu_source_read(src, &w, buf, len, RNDR_BACKOFF_ROUNDS);
 
-	if (!st->open)
-		return rng_source_why(src, -EBADF, "read before open");
-	n = rng_cpu_words_read(&w, buf, len, RNDR_BACKOFF_ROUNDS);
-	if (n < 0)
-		return rng_source_why(src, -EIO, "%s failed (NZCV) %d times in a row over %u ms; retrying later",
-				      insn_name(st), RNDR_RETRIES * RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_TOTAL_MS);
-	return n;
-}
-
-static void rndr_close(struct rng_source *src)
-{
-	struct rndr_state *st = src->priv;
-
-	st->open = 0;
+	if (n != -EAGAIN)
+		return n;
+	return rng_source_why(src, -EIO, "%s failed (NZCV) %d times in a row over %u ms; retrying later", insn_name(st),
+			      RNDR_RETRIES * RNDR_BACKOFF_ROUNDS, RNDR_BACKOFF_TOTAL_MS);
 }
 
 const struct rng_source_ops rng_source_rndr_ops = {
@@ -274,11 +210,11 @@ const struct rng_source_ops rng_source_rndr_ops = {
 	.default_entropy_per_bit = RNDR_ENTROPY_PER_BIT,
 	.default_credit = rndr_default_credit,
 	.default_priority = 3,
-	.priv_size = sizeof(struct rndr_state),
+	.priv_size = sizeof(struct rng_cpu_source),
 	.priv_defaults = &rndr_defaults,
 	.probe = rndr_probe,
 	.open = rndr_open,
 	.read = rndr_read,
-	.close = rndr_close,
-	.set_option = rndr_set_option,
+	.close = rng_cpu_source_close,
+	.set_option = rng_cpu_source_set_option,
 };

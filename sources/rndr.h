@@ -34,10 +34,9 @@ extern const struct rndr_hw rndr_hw_native;
 #define RNDRRS_ENTROPY_PER_BIT 0.5 /* as RDSEED: conditioned TRNG output nobody outside can check */
 #define RNDR_ENTROPY_PER_BIT (1.0 / 512) /* as RDRAND: a DRBG, reseed interval undocumented */
 
-/* Use @hw instead of the CPU (tests), after rng_source_init(). */
+/* Use @hw instead of the CPU (tests), after rng_source_init(). Whether
+ * the open source reads RNDRRS (the strong instruction) or RNDR:
+ * rng_cpu_source_uses_strong() (sources/cpu_source.h). */
 void rndr_source_use_hw(struct rng_source *src, const struct rndr_hw *hw);
-
-/* 1 if the open source reads RNDRRS, 0 if RNDR, -EBADF if not open. */
-int rndr_source_uses_rndrrs(const struct rng_source *src);
 
 #endif /* RNGD_SOURCES_RNDR_H */

@@ -1,9 +1,12 @@
 # tests/unit/sources.mk: cmocka tests of the x86, TPM and sysstat sources (fake CPUID,
 # fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts).
 SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
+# What the CPU-instruction sources (rdrand, rndr, darn) share, for their tests.
+SOURCE_CPU_COMMON_FILES = sources/cpu_source.c sources/cpu_source.h sources/cpu_words.c sources/cpu_words.h \
+	sources/common.c
 
 SOURCE_RDRAND_TEST_FILES = tests/unit/test_source_rdrand.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rdrand.c sources/rdrand.h rngd/credit.c \
-	sources/cpuid.c sources/cpuid.h sources/cpu_words.c sources/cpu_words.h sources/common.c
+	sources/cpuid.c sources/cpuid.h $(SOURCE_CPU_COMMON_FILES)
 SOURCE_PADLOCK_TEST_FILES = tests/unit/test_source_padlock.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/padlock.c sources/padlock.h \
 	sources/cpuid.c sources/cpuid.h sources/common.c
 SOURCE_SYSSTAT_PARSE_TEST_FILES = tests/unit/test_source_sysstat_parse.c \

@@ -2,8 +2,10 @@
 # sources. The CPU
 # sources are built into their tests on every architecture with fake
 # instructions (plus the real one where it exists).
-SOURCE_RNDR_TEST_FILES = tests/unit/test_source_rndr.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rndr.c sources/rndr.h sources/cpu_words.c sources/cpu_words.h sources/common.c
-SOURCE_DARN_TEST_FILES = tests/unit/test_source_darn.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/darn.c sources/darn.h sources/cpu_words.c sources/cpu_words.h sources/common.c
+SOURCE_RNDR_TEST_FILES = tests/unit/test_source_rndr.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rndr.c sources/rndr.h \
+	$(SOURCE_CPU_COMMON_FILES)
+SOURCE_DARN_TEST_FILES = tests/unit/test_source_darn.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/darn.c sources/darn.h \
+	$(SOURCE_CPU_COMMON_FILES)
 SOURCE_PKCS11_TEST_FILES = tests/unit/test_source_pkcs11.c $(TESTS_LIB_SOURCE_FIXTURE) sources/pkcs11.c sources/pkcs11.h sources/common.c sources/parse_num.c \
 	sources/dl.c sources/dl.h
 EXTRA_DIST += $(SOURCE_RNDR_TEST_FILES) $(SOURCE_DARN_TEST_FILES) $(SOURCE_PKCS11_TEST_FILES)

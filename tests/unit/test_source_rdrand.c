@@ -17,6 +17,7 @@
 #include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
+#include "sources/cpu_source.h"
 #include "sources/rdrand.h"
 #include "rngd/credit.h"
 #include "sources/source.h"
@@ -117,7 +118,7 @@ static void test_probe_leaf7_absent(void **state)
 	fake_x86.max_leaf = 5;
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 0);
 }
 
 static void test_kernel_masked_rdseed(void **state)
@@ -131,7 +132,7 @@ static void test_kernel_masked_rdseed(void **state)
 	assert_why_mentions(src, "kernel disabled");
 	assert_true(src->ops->default_credit(src) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 0);
 	assert_int_equal(src->ops->read(src, buf, 8), 8);
 	assert_int_equal(cpu.rdseed.calls, 0);
 	/* Forcing it does not get around the kernel either. */
@@ -158,7 +159,7 @@ static void test_kernel_unknown_trusts_cpuid(void **state)
 	cpu.kernel_rdseed = -1;
 	cpu.kernel_rdrand = -1;
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 1);
 }
 
 static void test_probe_not_x86(void **state)
@@ -179,7 +180,7 @@ static void test_rdseed_preferred_and_credit(void **state)
 
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 1);
 	/* Issue 19.7: the source reports the fact, the daemon's main thread
 	 * alone sets the credit (open() runs in the reader thread). */
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
@@ -198,7 +199,7 @@ static void test_rdrand_fallback_keeps_low_credit(void **state)
 
 	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 0);
 	assert_true(credit_entropy_per_bit(src, false) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 64);
 	assert_int_equal(cpu.rdseed.calls, 0);
@@ -220,7 +221,7 @@ static void test_option_instruction(void **state)
 
 	assert_int_equal(src->ops->set_option(src, "instruction", "rdrand"), 0);
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 0);
 	src->ops->close(src);
 	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->set_option(src, "instruction", "rdseed"), 0);
@@ -296,7 +297,7 @@ static void test_rdseed_underflow_at_open(void **state)
 	/* A busy RDSEED during the self-test is not a broken one. */
 	cpu.rdseed.fail_first = RDSEED_RETRIES + 50;
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 1);
 	src->ops->close(src);
 	cpu.rdseed.fail_after = 1;
 	assert_open_fails(src, -EIO, "RDSEED self-test");
@@ -345,9 +346,9 @@ static void test_real_cpu(void **state)
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_int_equal(src->ops->open(src), 0);
 	if (!(features & CPUID_RDSEED) || rdrand_hw_native.kernel_has_flag("rdseed") == 0)
-		assert_int_equal(rdrand_source_uses_rdseed(src), 0);
+		assert_int_equal(rng_cpu_source_uses_strong(src), 0);
 	else
-		assert_int_equal(rdrand_source_uses_rdseed(src), 1);
+		assert_int_equal(rng_cpu_source_uses_strong(src), 1);
 	assert_int_equal(src->ops->read(src, a, sizeof(a)), (ssize_t)sizeof(a));
 	assert_int_equal(src->ops->read(src, b, sizeof(b)), (ssize_t)sizeof(b));
 	assert_memory_not_equal(a, b, sizeof(a));

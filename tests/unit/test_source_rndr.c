@@ -22,6 +22,7 @@
 #include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
+#include "sources/cpu_source.h"
 #include "sources/rndr.h"
 #include "sources/source.h"
 
@@ -92,7 +93,7 @@ static void test_prefers_rndrrs(void **state)
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_why_mentions(src, "RNDRRS");
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rndr_source_uses_rndrrs(src), 1);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 1);
 	/* A fact for the daemon; the source leaves the setting alone. */
 	assert_true(src->ops->default_credit(src) == RNDRRS_ENTROPY_PER_BIT);
 	assert_true(src->entropy_per_bit == RNDR_ENTROPY_PER_BIT);
@@ -108,7 +109,7 @@ static void test_rndr_on_request(void **state)
 
 	assert_int_equal(src->ops->set_option(src, "instruction", "rndr"), 0);
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(rndr_source_uses_rndrrs(src), 0);
+	assert_int_equal(rng_cpu_source_uses_strong(src), 0);
 	assert_true(src->ops->default_credit(src) == RNDR_ENTROPY_PER_BIT);
 	assert_why_mentions(src, "DRBG");
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), sizeof(buf));
