@@ -283,7 +283,9 @@ const char *rng_sink_kernel_describe(const struct rng_sink *s, char *buf, size_t
 	if (ks->watermark_path)
 		(void)snprintf(buf, size, "watermark %u bits, checked every %llu ms",
 			       ks->watermark_bits, (unsigned long long)ks->poll_ms);
-	else if (!ks->pool_ready)
+	/* Asked at start-up, before the first demand() has looked: a pool
+	 * made ready by an earlier rngd or the kernel itself is not "filling". */
+	else if (!ks->pool_ready && ks->k->pool_ready() <= 0)
 		(void)snprintf(buf, size, "filling until the pool is ready");
 	else
 		(void)snprintf(buf, size, "pool ready; topping up %zu bytes every %u s",

@@ -551,6 +551,14 @@ static void test_defaults_and_describe(void **state)
 	assert_string_equal(rng_sink_kernel_describe(&s, text, sizeof(text)),
 			    "pool ready; topping up 64 bytes every 60 s");
 	s.ops->close(&s);
+
+	/* A pool already ready at start-up (an earlier rngd, a kernel that
+	 * credits its own devices) is described as ready before any demand. */
+	fk.n_open = 0;
+	open_sink(&s, &cfg);
+	assert_string_equal(rng_sink_kernel_describe(&s, text, sizeof(text)),
+			    "pool ready; topping up 64 bytes every 60 s");
+	s.ops->close(&s);
 }
 
 RNGD_TEST_MAIN(
