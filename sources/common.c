@@ -65,6 +65,16 @@ int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
 	return err;
 }
 
+int rng_option_text(char *dst, size_t size, const char *value, bool absolute_path)
+{
+	size_t len = strlen(value);
+
+	if (len == 0 || len >= size || (absolute_path && value[0] != '/'))
+		return -EINVAL;
+	memcpy(dst, value, len + 1);
+	return 0;
+}
+
 void rng_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };

@@ -210,24 +210,21 @@ static int file_set_option(struct rng_source *src, const char *key, const char *
 	struct file_priv *p = src->priv;
 
 	if (strcmp(key, "path") == 0) {
-		if (!value[0] || strlen(value) >= sizeof(p->path))
-			return -EINVAL;
-		if (strcmp(p->path, value) != 0) {
-			snprintf(p->path, sizeof(p->path), "%s", value);
+		bool same = strcmp(p->path, value) == 0;
+		int r = rng_option_text(p->path, sizeof(p->path), value, false);
+
+		/* Another file: nothing known of the old one applies. */
+		if (r == 0 && !same) {
 			p->regular = false;
 			p->exhausted = false;
 			p->offset = 0;
 			file_offset_close(&p->record);
 			p->record_tried = false;
 		}
-		return 0;
+		return r;
 	}
-	if (strcmp(key, "state_dir") == 0) {
-		if (!value[0] || strlen(value) >= sizeof(p->state_dir))
-			return -EINVAL;
-		snprintf(p->state_dir, sizeof(p->state_dir), "%s", value);
-		return 0;
-	}
+	if (strcmp(key, "state_dir") == 0)
+		return rng_option_text(p->state_dir, sizeof(p->state_dir), value, false);
 	return -EINVAL;
 }
 

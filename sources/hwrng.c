@@ -152,12 +152,8 @@ static int hwrng_set_option(struct rng_source *src, const char *key, const char 
 {
 	struct hwrng_priv *p = src->priv;
 
-	if (strcmp(key, "device") == 0) {
-		if (value[0] != '/' || strlen(value) >= sizeof(p->device))
-			return -EINVAL;
-		snprintf(p->device, sizeof(p->device), "%s", value);
-		return 0;
-	}
+	if (strcmp(key, "device") == 0)
+		return rng_option_text(p->device, sizeof(p->device), value, true);
 	return -EINVAL;
 }
 

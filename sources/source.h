@@ -134,6 +134,13 @@ int rng_source_wait_fd(const struct rng_source *src);
 int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Copy an -O text value into a fixed field of a source's state. 0, or
+ * -EINVAL with the field untouched when @value is empty, does not fit in
+ * @size bytes with its NUL, or (@absolute_path) does not start with '/'.
+ */
+int rng_option_text(char *dst, size_t size, const char *value, bool absolute_path);
+
 /* Sleep @ms milliseconds, resuming after EINTR: the back-off of sources
  * whose hardware says "not now" (TPM, RNDR, DARN). */
 void rng_sleep_ms(unsigned int ms);

@@ -94,10 +94,9 @@ static int sysstat_set_option(struct rng_source *src, const char *key, const cha
 	if (strcmp(key, "root") != 0)
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: root)", key);
 	st = src->priv;
-	if (value[0] != '/' || strlen(value) >= sizeof(st->root))
+	if (rng_option_text(st->root, sizeof(st->root), value, true) < 0)
 		return rng_source_why(src, -EINVAL, "root '%s' is not an absolute path shorter than %zu",
 				      value, sizeof(st->root));
-	(void)snprintf(st->root, sizeof(st->root), "%s", value);
 	/* "/" and "" both mean the real system. */
 	if (strcmp(st->root, "/") == 0)
 		st->root[0] = '\0';

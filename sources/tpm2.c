@@ -77,10 +77,9 @@ static int tpm2_set_option(struct rng_source *src, const char *key, const char *
 	if (strcmp(key, "tcti") != 0)
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: tcti)", key);
 	st = src->priv;
-	if (!value[0] || strlen(value) >= sizeof(st->tcti))
+	if (rng_option_text(st->tcti, sizeof(st->tcti), value, false) < 0)
 		return rng_source_why(src, -EINVAL, "tcti '%s' is empty or longer than %zu", value,
 				      sizeof(st->tcti) - 1);
-	(void)snprintf(st->tcti, sizeof(st->tcti), "%s", value);
 	return 0;
 }
 

@@ -82,9 +82,8 @@ static int tpm_tss_set_option(struct rng_source *src, const char *key, const cha
 	unsigned long v;
 
 	if (strcmp(key, "host") == 0) {
-		if (!value[0] || strlen(value) >= sizeof(st->host))
+		if (rng_option_text(st->host, sizeof(st->host), value, false) < 0)
 			return rng_source_why(src, -EINVAL, "host '%s' is empty or too long", value);
-		(void)snprintf(st->host, sizeof(st->host), "%s", value);
 		return 0;
 	}
 	if (strcmp(key, "port") == 0) {

@@ -136,7 +136,27 @@ static void test_impossible_priv_size_is_enomem(void **state)
 	rng_source_release(&src);
 }
 
+/* A field of 8 bytes holds 7 characters: 7 fit, 8 do not; a refused
+ * value leaves the field as it was. */
+static void test_option_text_fits_or_leaves_the_field(void **state)
+{
+	char field[8] = "old";
+
+	(void)state;
+	assert_int_equal(rng_option_text(field, sizeof(field), "1234567", false), 0);
+	assert_string_equal(field, "1234567");
+	assert_int_equal(rng_option_text(field, sizeof(field), "12345678", false), -EINVAL);
+	assert_int_equal(rng_option_text(field, sizeof(field), "", false), -EINVAL);
+	assert_string_equal(field, "1234567");
+	assert_int_equal(rng_option_text(field, sizeof(field), "/dev/x", true), 0);
+	assert_string_equal(field, "/dev/x");
+	assert_int_equal(rng_option_text(field, sizeof(field), "dev/x", true), -EINVAL);
+	assert_int_equal(rng_option_text(field, sizeof(field), "", true), -EINVAL);
+	assert_string_equal(field, "/dev/x");
+}
+
 RNGD_TEST_MAIN(
+	cmocka_unit_test(test_option_text_fits_or_leaves_the_field),
 	cmocka_unit_test(test_init_fills_priv_from_defaults_aligned),
 	cmocka_unit_test(test_init_without_defaults_zeroes_priv),
 	cmocka_unit_test(test_stateless_source_has_no_priv_and_no_wait_fd),
