@@ -86,11 +86,12 @@ static int hwrng_open(struct rng_source *src)
 {
 	struct hwrng_priv *p = src->priv;
 	struct stat st;
-	int fd, err;
+	int fd;
 
 	fd = open(p->device, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		err = errno;
+		int err = errno;
+
 		if (p->kept_fd < 0)
 			return rng_source_why(src, -err, "open %s: %s", p->device, strerror(err));
 		/* Root-only after the privilege drop: the fd from before does. */
