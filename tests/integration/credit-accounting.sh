@@ -9,7 +9,7 @@
 # restart too); the counters rngd prints equal what the mock received.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
-RNGD=$top_builddir/tests/integration/rngd-mockkernel
+RNGD=$MOCKKERNEL
 export RNGD_MOCK_KERNEL_LOG=$T/kernel.log RNGD_MOCK_KERNEL_STATE=$T/kernel.state
 
 "$HELPER" gen random 300 "$T/good" || fail gen

@@ -5,6 +5,9 @@ set -u
 : "${top_builddir:?run from make check}" "${top_srcdir:?run from make check}"
 # DAEMON_RNGD: another build of rngd (check-long-tsan runs a TSan one).
 RNGD=${DAEMON_RNGD:-$top_builddir/rngd/rngd}
+# DAEMON_MOCKKERNEL: the same for rngd-mockkernel, rngd over a recording
+# mock of the kernel's input pool (tests/integration/kernel_entropy_mock.c).
+MOCKKERNEL=${DAEMON_MOCKKERNEL:-$top_builddir/tests/integration/rngd-mockkernel}
 # RNGD_EXEC_PREFIX: a command that execs rngd in its place (same pid), e.g.
 # "setarch -R" (idle-memory.sh); split on spaces.
 RNGD_EXEC_PREFIX=${RNGD_EXEC_PREFIX:-}

@@ -42,7 +42,7 @@ skip_unless_guard
 SECS=${WAIT_STATE_SECONDS:-10}
 RNGD=${WAIT_RNGD:-$RNGD}
 EGD_CLIENT=${WAIT_EGD_CLIENT:-$top_builddir/tests/integration/egd-client}
-MOCKKERNEL=${WAIT_MOCKKERNEL:-$top_builddir/tests/integration/rngd-mockkernel}
+MOCKKERNEL=${WAIT_MOCKKERNEL:-$MOCKKERNEL}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)

@@ -81,7 +81,7 @@ for s in $scripts; do
 	# for races; their cost bounds do not hold under TSan (its runtime
 	# thread wakes ten times a second, every access costs 5-15 times more),
 	# so a bound failure alone is not one here: every other one is.
-	DAEMON_RNGD="$W/bin/rngd" WAIT_MOCKKERNEL="$W/real/rngd-mockkernel" WAIT_STATE_SECONDS=3 \
+	DAEMON_RNGD="$W/bin/rngd" DAEMON_MOCKKERNEL="$W/real/rngd-mockkernel" WAIT_STATE_SECONDS=3 \
 		"${BASH:-bash}" "$top_srcdir/$s" > "$W/out" 2>&1
 	rc=$?
 	if [ "$rc" = 1 ] && [ "${s##*/}" = wait-states.sh ] && grep -q '^FAIL: ' "$W/out" &&

@@ -61,9 +61,10 @@ tests_tsan_rngd_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 tests_tsan_rngd_tsan_CFLAGS = $(rngd_rngd_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDFLAGS = $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
-# rngd-mockkernel's TSan build, as rngd_tsan is rngd's: wait-states.sh's
-# kernel-ready state runs it (through WAIT_MOCKKERNEL), as only a mocked
-# kernel lets a test see the pool ready.
+# rngd-mockkernel's TSan build, as rngd_tsan is rngd's: the accounting
+# test and wait-states.sh's kernel-ready state run it (through
+# DAEMON_MOCKKERNEL), as only a mocked kernel lets a test see the pool
+# ready and what it was handed.
 tests_tsan_rngd_mockkernel_tsan_SOURCES = $(tests_integration_rngd_mockkernel_SOURCES) \
 	$(sources_libsources_a_SOURCES) tests/tsan/tsan_quiet.c
 tests_tsan_rngd_mockkernel_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
@@ -89,7 +90,7 @@ EXTRA_DIST += tests/tsan/run-tsan.sh tests/tsan/tsan.supp tests/tsan/tsan-source
 TSAN_INTEGRATION_TESTS = \
 	$(DAEMON_INTEGRATION_TESTS) \
 	$(EGD_INTEGRATION_TESTS) $(STARTUP_INTEGRATION_TESTS) \
-	$(DEVWATCH_INTEGRATION_TESTS) $(CREDIT_INTEGRATION_TESTS) \
+	$(DEVWATCH_INTEGRATION_TESTS) $(CREDIT_INTEGRATION_TESTS) tests/integration/credit-accounting.sh \
 	tests/integration/wait-states.sh tests/tsan/tsan-sources.sh \
 	tests/fault/fault-reads.sh tests/fault/fault-signals.sh tests/fault/fault-sink.sh
 
