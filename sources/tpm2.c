@@ -62,8 +62,6 @@ struct tpm2_state {
 	TSS2_TCTI_CONTEXT *tcti_ctx;
 	ESYS_CONTEXT *esys;
 	bool open;
-	/* Set while read() runs: a reader cancelled inside tss2 leaves its contexts alone. */
-	bool in_read;
 };
 
 static const struct tpm2_state tpm2_defaults = {
@@ -233,7 +231,7 @@ static int tpm2_open(struct rng_source *src)
 	return 0;
 }
 
-static ssize_t read_random(struct rng_source *src, void *buf, size_t len)
+static ssize_t tpm2_read(struct rng_source *src, void *buf, size_t len)
 {
 	struct tpm2_state *st = src->priv;
 	unsigned char *out = buf;
@@ -270,27 +268,10 @@ static ssize_t read_random(struct rng_source *src, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
-static ssize_t tpm2_read(struct rng_source *src, void *buf, size_t len)
-{
-	struct tpm2_state *st = src->priv;
-	ssize_t r;
-
-	st->in_read = true;
-	r = read_random(src, buf, len);
-	st->in_read = false;
-	return r;
-}
-
 static void tpm2_close(struct rng_source *src)
 {
 	struct tpm2_state *st = src->priv;
 
-	if (st->in_read) {
-		/* A read was cancelled midway: leak the contexts rather than touch them. */
-		st->esys = NULL;
-		st->tcti_ctx = NULL;
-		st->in_read = false;
-	}
 	disconnect(st);
 	st->open = false;
 }

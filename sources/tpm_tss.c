@@ -46,12 +46,6 @@ struct tpm_tss_state {
 	TSS_HCONTEXT ctx;
 	TSS_HTPM tpm;
 	bool have_ctx, connected, open;
-	/*
-	 * Set while read() runs. The daemon cancels a reader thread that is
-	 * blocked in read(); if that happened inside libtspi, its internal
-	 * locks may still be held and Tspi_Context_Close would deadlock.
-	 */
-	bool in_read;
 	unsigned long reconnects;
 };
 
@@ -365,7 +359,7 @@ static bool zero_tail(const BYTE *data, UINT32 n)
 	return any == 0;
 }
 
-static ssize_t read_chunks(struct rng_source *src, void *buf, size_t len)
+static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
 {
 	struct tpm_tss_state *st = src->priv;
 	unsigned char *out = buf;
@@ -429,27 +423,10 @@ static ssize_t read_chunks(struct rng_source *src, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
-static ssize_t tpm_tss_read(struct rng_source *src, void *buf, size_t len)
-{
-	struct tpm_tss_state *st = src->priv;
-	ssize_t r;
-
-	st->in_read = true;
-	r = read_chunks(src, buf, len);
-	st->in_read = false;
-	return r;
-}
-
 static void tpm_tss_close(struct rng_source *src)
 {
 	struct tpm_tss_state *st = src->priv;
 
-	if (st->in_read) {
-		/* A read was cancelled midway: leak the context rather than deadlock. */
-		st->have_ctx = false;
-		st->connected = false;
-		st->in_read = false;
-	}
 	disconnect(st);
 	st->open = false;
 }

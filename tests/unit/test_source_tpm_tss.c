@@ -3,13 +3,11 @@
 #include <config.h>
 
 #include <errno.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -37,15 +35,7 @@ struct fake_tspi {
 	int link_stays_broken;
 	unsigned char next;
 	UINT32 fill_limit;              /* bytes really filled per call, 0 = all (the truncation bug) */
-	int block_in_random;            /* GetRandom waits forever holding the "library lock" */
-	int close_would_deadlock;
 };
-
-/* Stands in for libtspi's internal table lock. */
-static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
-static volatile int reader_blocked;
 
 static struct fake_tspi tspi; /* test fixture, reset by setup() */
 
@@ -94,13 +84,6 @@ static TSS_RESULT fake_random(TSS_HTPM tpm, UINT32 len, BYTE **data)
 		tspi.comm_fail_after--;
 	if (tspi.random_error)
 		return tspi.random_error;
-	if (tspi.block_in_random) {
-		(void)pthread_mutex_lock(&library_lock);
-		(void)pthread_mutex_lock(&wait_lock);
-		reader_blocked = 1;
-		for (;;) /* a cancellation point, like libtspi's recv() */
-			(void)pthread_cond_wait(&never, &wait_lock);
-	}
 	*data = malloc(len);
 	assert_non_null(*data);
 	memset(*data, 0, len);
@@ -122,11 +105,6 @@ static TSS_RESULT fake_free(TSS_HCONTEXT ctx, BYTE *mem)
 static TSS_RESULT fake_close(TSS_HCONTEXT ctx)
 {
 	(void)ctx;
-	if (pthread_mutex_trylock(&library_lock) != 0) {
-		tspi.close_would_deadlock = 1;
-		return TSS_SUCCESS;
-	}
-	(void)pthread_mutex_unlock(&library_lock);
 	tspi.closes++;
 	tspi.live_contexts--;
 	return TSS_SUCCESS;
@@ -303,51 +281,6 @@ static void test_tpm_error_is_reported(void **state)
 	assert_int_equal(fake_backoff.count, 0); /* TPM errors are not connection trouble */
 }
 
-static void *reader(void *arg)
-{
-	struct rng_source *src = arg;
-	unsigned char buf[64];
-
-	(void)src->ops->read(src, buf, sizeof(buf));
-	return NULL;
-}
-
-static void unlock_wait_lock(void *unused)
-{
-	(void)unused;
-	(void)pthread_mutex_unlock(&wait_lock);
-}
-
-static void test_cancelled_read_then_close(void **state)
-{
-	struct rng_source *src = *state;
-	pthread_t t;
-
-#ifdef __SANITIZE_ADDRESS__
-	/* ASan's sigaltstack interceptor misreads a cancelled thread's unwind. */
-	(void)src;
-	(void)t;
-	(void)reader;
-	skip();
-#endif
-	/* What rngd does at exit: cancel a reader blocked in read(), join, close. */
-	assert_int_equal(src->ops->open(src), 0);
-	tspi.block_in_random = 1;
-	reader_blocked = 0;
-	assert_int_equal(pthread_create(&t, NULL, reader, src), 0);
-	while (!reader_blocked)
-		sched_yield();
-	assert_int_equal(pthread_cancel(t), 0);
-	assert_int_equal(pthread_join(t, NULL), 0);
-	src->ops->close(src);
-	/* libtspi's lock is still held by the dead thread: close must not touch the context. */
-	assert_int_equal(tspi.close_would_deadlock, 0);
-	/* The context was leaked on purpose; tell teardown's leak check. */
-	tspi.live_contexts--;
-	(void)pthread_mutex_unlock(&library_lock);
-	unlock_wait_lock(NULL);
-}
-
 static void test_options(void **state)
 {
 	struct rng_source *src = *state;
@@ -391,7 +324,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_reconnect_gives_up),
 	RNGD_FIXTURE_TEST(test_link_broken_every_time),
 	RNGD_FIXTURE_TEST(test_tpm_error_is_reported),
-	RNGD_FIXTURE_TEST(test_cancelled_read_then_close),
 	RNGD_FIXTURE_TEST(test_options),
 	RNGD_FIXTURE_TEST(test_reopen_keeps_options)
 )
