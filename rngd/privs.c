@@ -56,53 +56,52 @@ static bool parse_id(const char *text, unsigned long *id)
 	return !errno && !*end && *id < (unsigned long)(uid_t)-1;
 }
 
+/* After a lookup that found no entry: @name as a bare number, else the
+ * lookup's error (@r from getpwnam_r/getgrnam_r, 0 for "none"). */
+static int numeric_id_or_error(const char *name, int r, unsigned long *id)
+{
+	if (parse_id(name, id))
+		return 0;
+	return r > 0 ? -r : -ESRCH;
+}
+
+/* Start-up only, on the main thread: the NSS buffer lives on the stack. */
 static int lookup_user(const char *name, uid_t *uid, gid_t *gid)
 {
+	char buf[PRIVS_NSS_BUF];
 	struct passwd pw, *found = NULL;
-	char *buf = malloc(PRIVS_NSS_BUF);
 	unsigned long id;
-	int r;
+	int r = getpwnam_r(name, &pw, buf, sizeof(buf), &found);
 
-	if (!buf)
-		return -ENOMEM;
-	r = getpwnam_r(name, &pw, buf, PRIVS_NSS_BUF, &found);
 	if (!r && found) {
 		*uid = pw.pw_uid;
 		*gid = pw.pw_gid;
-		free(buf);
 		return 0;
 	}
-	free(buf);
-	if (parse_id(name, &id)) {
+	r = numeric_id_or_error(name, r, &id);
+	if (r == 0) {
 		/* A bare uid: its group is the same number unless one is given. */
 		*uid = (uid_t)id;
 		*gid = (gid_t)id;
-		return 0;
 	}
-	return r > 0 ? -r : -ESRCH;
+	return r;
 }
 
 static int lookup_group(const char *name, gid_t *gid)
 {
+	char buf[PRIVS_NSS_BUF];
 	struct group gr, *found = NULL;
-	char *buf = malloc(PRIVS_NSS_BUF);
 	unsigned long id;
-	int r;
+	int r = getgrnam_r(name, &gr, buf, sizeof(buf), &found);
 
-	if (!buf)
-		return -ENOMEM;
-	r = getgrnam_r(name, &gr, buf, PRIVS_NSS_BUF, &found);
 	if (!r && found) {
 		*gid = gr.gr_gid;
-		free(buf);
 		return 0;
 	}
-	free(buf);
-	if (parse_id(name, &id)) {
+	r = numeric_id_or_error(name, r, &id);
+	if (r == 0)
 		*gid = (gid_t)id;
-		return 0;
-	}
-	return r > 0 ? -r : -ESRCH;
+	return r;
 }
 
 /* getpwnam_r(3): besides 0 with no entry, these also mean "no such name". */
