@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 
 #include "rngd/device_watch.h"
+#include "sources/close_fd.h"
 
 static const char *const hwrng_subsystems[] = { "virtio", "tpm", "platform", "module" };
 
@@ -147,7 +148,5 @@ int device_watch_drain(struct device_watch *w, char *what, size_t what_len)
 
 void device_watch_close(struct device_watch *w)
 {
-	if (w->fd >= 0)
-		(void)close(w->fd);
-	w->fd = -1;
+	rng_close_fd(&w->fd);
 }

@@ -28,6 +28,7 @@
 #include "rngd/egd_clients.h"
 #include "rngd/egd_server.h"
 #include "rngd/thread_stack.h"
+#include "sources/close_fd.h"
 
 #define WHO "egd"
 
@@ -399,9 +400,7 @@ void egd_server_close(struct egd_server *s)
 	}
 	if (s->reserve && s->wake_fd >= 0)
 		egd_reserve_set_data_wake(s->reserve, -1);
-	if (s->wake_fd >= 0)
-		(void)close(s->wake_fd);
-	s->wake_fd = -1;
+	rng_close_fd(&s->wake_fd);
 	free(s->path);
 	s->path = NULL;
 	s->log = NULL;

@@ -33,6 +33,7 @@
 
 #include "rngd/hwrng_quality.h"
 #include "rngd/hwrng_quality_state.h"
+#include "sources/close_fd.h"
 #include "sources/source.h"
 
 #define HWRNG_NO_DEVICE "none"
@@ -185,18 +186,11 @@ static int settle(struct hwrng_quality *q)
 
 static void close_all(struct hwrng_quality *q)
 {
-	if (q->quality_fd >= 0)
-		(void)close(q->quality_fd);
-	if (q->current_fd >= 0)
-		(void)close(q->current_fd);
-	if (q->dir_fd >= 0)
-		(void)close(q->dir_fd);
-	if (q->state_fd >= 0)
-		(void)close(q->state_fd);
-	if (q->state_dir_fd >= 0)
-		(void)close(q->state_dir_fd);
-	q->quality_fd = q->current_fd = q->dir_fd = -1;
-	q->state_fd = q->state_dir_fd = -1;
+	rng_close_fd(&q->quality_fd);
+	rng_close_fd(&q->current_fd);
+	rng_close_fd(&q->dir_fd);
+	rng_close_fd(&q->state_fd);
+	rng_close_fd(&q->state_dir_fd);
 }
 
 int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir)

@@ -42,6 +42,7 @@
 #include "rngd/policy.h"
 #include "rngd/reader.h"
 #include "rngd/thread_stack.h"
+#include "sources/close_fd.h"
 
 /* ---- Waiting, signals and the run ---------------------------------- */
 
@@ -406,11 +407,8 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		(void)pthread_cond_destroy(&s->cond);
 	}
 	explicit_bzero(l->pending, sizeof(l->pending));
-	if (l->signal_fd >= 0)
-		(void)close(l->signal_fd);
-	if (l->event_fd >= 0)
-		(void)close(l->event_fd);
-	if (l->stop_fd >= 0)
-		(void)close(l->stop_fd);
+	rng_close_fd(&l->signal_fd);
+	rng_close_fd(&l->event_fd);
+	rng_close_fd(&l->stop_fd);
 	free(l);
 }

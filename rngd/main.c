@@ -43,6 +43,7 @@
 #include "rngd/sink_null.h"
 #include "rngd/source_set.h"
 #include "rngd/startup_watch.h"
+#include "sources/close_fd.h"
 
 /* A usage error on one line: a value or a config line may hold control
  * characters (a stray CR, an escape sequence) that must not reach the
@@ -416,8 +417,7 @@ int main(int argc, char *argv[])
 		d.sink.ops->close(&d.sink);
 	if (d.slots)
 		rngd_source_set_free(d.slots, d.n_slots);
-	if (d.pidfile_fd >= 0)
-		(void)close(d.pidfile_fd);
+	rng_close_fd(&d.pidfile_fd);
 	if (d.log.max_level)
 		rngd_log_close(&d.log);
 	rngd_options_free(&d.opts);

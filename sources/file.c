@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sources/close_fd.h"
 #include "sources/file_offset.h"
 #include "sources/source.h"
 
@@ -193,9 +194,7 @@ static void file_close(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 
-	if (p->fd >= 0)
-		(void)close(p->fd);
-	p->fd = -1;
+	rng_close_fd(&p->fd);
 }
 
 static int file_wait_fd(const struct rng_source *src)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sources/close_fd.h"
 #include "sources/file_offset.h"
 
 /* A fixed-width line, so a rewrite in place never leaves a longer tail. */
@@ -138,7 +139,5 @@ int file_offset_store(struct file_offset_record *r, int fd, const struct stat *s
 
 void file_offset_close(struct file_offset_record *r)
 {
-	if (r->fd >= 0)
-		(void)close(r->fd);
-	r->fd = -1;
+	rng_close_fd(&r->fd);
 }

@@ -23,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "sources/close_fd.h"
 #include "sources/hwrng.h"
 #include "sources/source.h"
 
@@ -103,8 +104,7 @@ static int hwrng_open(struct rng_source *src)
 		(void)close(fd);
 		return rng_source_why(src, -ENODEV, "%s is not a character device", p->device);
 	}
-	if (p->kept_fd >= 0)
-		(void)close(p->kept_fd);
+	rng_close_fd(&p->kept_fd);
 	p->kept_fd = fd;
 	p->fd = fd;
 	__atomic_store_n(&p->misc_device,
@@ -162,9 +162,7 @@ static void hwrng_release(struct rng_source *src)
 {
 	struct hwrng_priv *p = src->priv;
 
-	if (p->kept_fd >= 0)
-		(void)close(p->kept_fd);
-	p->kept_fd = -1;
+	rng_close_fd(&p->kept_fd);
 }
 
 const struct rng_source_ops rng_source_hwrng_ops = {
