@@ -197,148 +197,189 @@ static void distinct_neighbours(uint8_t *b, struct tb_rng *r, int avoid)
 			b[i] = (uint8_t)tb_next(r);
 }
 
-/* Bytes, H = 4, alpha = 2^-20: RCT cut-off 6 (tests/sp800-90b/cutoffs.txt). */
+/* A passing block whose own runs stay well below the bit RCT's cut-off. */
+static void short_runs_block(uint8_t *a, struct tb_rng *r)
+{
+	struct fips_block_stats st;
+
+	do {
+		tb_passing_block(a, r);
+		fips_block_stats(a, &st);
+	} while (st.longest_run >= 16);
+}
+
+/*
+ * One SP 800-90B health test at its cut-off, alpha = 2^-20: @cutoff - 1
+ * samples pass and @cutoff fail. @within builds one block holding n of the
+ * samples the test counts; @across, where set, spreads them over two blocks,
+ * and only the block with the last of them may fail.
+ */
+struct at_cutoff {
+	enum fips_test test;
+	unsigned int sample_bits;
+	double min_entropy;
+	unsigned int cutoff;
+	uint64_t seed;
+	void (*within)(uint8_t *a, struct tb_rng *r, unsigned int n);
+	void (*across)(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned int n);
+};
+
+static void expect_flag_only_at_cutoff(const struct at_cutoff *c)
+{
+	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	tb_seed(&r, c->seed);
+	for (unsigned int n = c->cutoff - 1; n <= c->cutoff; n++) {
+		unsigned int want = n == c->cutoff ? FIPS_FAIL_BIT(c->test) : 0;
+
+		gate_with(&g, false, false, true, c->sample_bits, c->min_entropy, -20);
+		assert_int_equal(c->test == FIPS_TEST_SP800_RCT ? g.rct_cutoff : g.apt_cutoff,
+				 c->cutoff);
+		c->within(a, &r, n);
+		/* The other SP 800-90B test must not fire on the same block. */
+		assert_int_equal(fips_gate_check(&g, a) & (RCT | APT), want);
+		assert_int_equal(g.counters.failures[c->test], want ? 1 : 0);
+		fips_gate_destroy(&g);
+		if (c->across == NULL)
+			continue;
+
+		gate_with(&g, false, false, true, c->sample_bits, c->min_entropy, -20);
+		c->across(a, b, &r, n);
+		assert_int_equal(fips_gate_check(&g, a) & (RCT | APT), 0);
+		assert_int_equal(fips_gate_check(&g, b) & (RCT | APT), want);
+		fips_gate_destroy(&g);
+	}
+}
+
+/* A run of @len equal bytes at 1000, between bytes that differ from it. */
+static void rct_bytes_within(uint8_t *a, struct tb_rng *r, unsigned int len)
+{
+	distinct_neighbours(a, r, -1);
+	memset(a + 1000, a[999] ^ 0x55, len);
+	a[1000 + len] = (uint8_t)(a[1000] ^ 0x0f);
+}
+
+/* 3 bytes of 0x42 end block a, len - 3 more start block b. */
+static void rct_bytes_across(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned int len)
+{
+	distinct_neighbours(a, r, 0x42);
+	distinct_neighbours(b, r, 0x42);
+	memset(a + TB_BLOCK_BYTES - 3, 0x42, 3);
+	memset(b, 0x42, len - 3);
+}
+
+/* Bytes, H = 4: RCT cut-off 6 (tests/sp800-90b/cutoffs.txt). */
 static void rct_bytes_at_cutoff(void **state)
 {
-	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
-	struct fips_gate g;
-	struct tb_rng r;
+	static const struct at_cutoff c = {
+		.test = FIPS_TEST_SP800_RCT, .sample_bits = 8, .min_entropy = 4, .cutoff = 6,
+		.seed = 81, .within = rct_bytes_within, .across = rct_bytes_across,
+	};
 
 	(void)state;
-	tb_seed(&r, 81);
-	for (unsigned int len = 5; len <= 6; len++) {
-		unsigned int want = len == 6 ? RCT : 0;
-
-		gate_with(&g, false, false, true, 8, 4, -20);
-		assert_int_equal(g.rct_cutoff, 6);
-		distinct_neighbours(a, &r, -1);
-		memset(a + 1000, a[999] ^ 0x55, len);
-		a[1000 + len] = (uint8_t)(a[1000] ^ 0x0f);
-		assert_int_equal(fips_gate_check(&g, a) & (RCT | APT), want);
-		assert_int_equal(g.counters.failures[FIPS_TEST_SP800_RCT], len == 6);
-		fips_gate_destroy(&g);
-
-		/* Across a block boundary: the block with the last sample fails. */
-		gate_with(&g, false, false, true, 8, 4, -20);
-		distinct_neighbours(a, &r, 0x42);
-		distinct_neighbours(b, &r, 0x42);
-		memset(a + TB_BLOCK_BYTES - 3, 0x42, 3);
-		memset(b, 0x42, len - 3);
-		assert_int_equal(fips_gate_check(&g, a) & RCT, 0);
-		assert_int_equal(fips_gate_check(&g, b) & RCT, want);
-		fips_gate_destroy(&g);
-	}
+	expect_flag_only_at_cutoff(&c);
 }
 
-/* Bits, H = 1, alpha = 2^-20: RCT cut-off 21, below the long-run limit. */
+static void rct_bits_within(uint8_t *a, struct tb_rng *r, unsigned int len)
+{
+	short_runs_block(a, r);
+	tb_plant_run(a, 777, len, 0);
+}
+
+/* 10 ones end block a, len - 10 more start block b; no other long runs. */
+static void rct_bits_across(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned int len)
+{
+	struct fips_block_stats st;
+
+	do {
+		tb_passing_block(a, r);
+		tb_passing_block(b, r);
+		tb_plant_run(a, TB_BLOCK_BITS - 10, 10, 1);
+		tb_plant_run(b, 0, len - 10, 1);
+		fips_block_stats(a, &st);
+		if (st.longest_run >= 16)
+			continue;
+		fips_block_stats(b, &st);
+	} while (st.longest_run >= 16);
+}
+
+/* Bits, H = 1: RCT cut-off 21, below the long-run limit. */
 static void rct_bits_at_cutoff(void **state)
 {
-	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
-	struct fips_block_stats st;
-	struct fips_gate g;
-	struct tb_rng r;
+	static const struct at_cutoff c = {
+		.test = FIPS_TEST_SP800_RCT, .sample_bits = 1, .min_entropy = 1, .cutoff = 21,
+		.seed = 91, .within = rct_bits_within, .across = rct_bits_across,
+	};
 
 	(void)state;
-	tb_seed(&r, 91);
-	for (unsigned int len = 20; len <= 21; len++) {
-		unsigned int want = len == 21 ? RCT : 0;
-
-		do {
-			tb_passing_block(a, &r);
-			fips_block_stats(a, &st);
-		} while (st.longest_run >= 16);
-		gate_with(&g, false, false, true, 1, 1, -20);
-		assert_int_equal(g.rct_cutoff, 21);
-		tb_plant_run(a, 777, len, 0);
-		assert_int_equal(fips_gate_check(&g, a) & RCT, want);
-		fips_gate_destroy(&g);
-
-		/* 10 ones end block a, len - 10 more start block b. */
-		do {
-			tb_passing_block(a, &r);
-			tb_passing_block(b, &r);
-			tb_plant_run(a, TB_BLOCK_BITS - 10, 10, 1);
-			tb_plant_run(b, 0, len - 10, 1);
-			fips_block_stats(a, &st);
-			if (st.longest_run >= 16)
-				continue;
-			fips_block_stats(b, &st);
-		} while (st.longest_run >= 16);
-		gate_with(&g, false, false, true, 1, 1, -20);
-		assert_int_equal(fips_gate_check(&g, a) & RCT, 0);
-		assert_int_equal(fips_gate_check(&g, b) & RCT, want);
-		fips_gate_destroy(&g);
-	}
+	expect_flag_only_at_cutoff(&c);
 }
 
-/* Bytes, H = 4, alpha = 2^-20: APT window 512, cut-off 62. */
+/* The window's first sample counts: byte 0 and every 8th after. */
+static void apt_bytes_within(uint8_t *a, struct tb_rng *r, unsigned int count)
+{
+	distinct_neighbours(a, r, 0x00);
+	for (unsigned int i = 0; i < count; i++)
+		a[8 * i] = 0x00;
+}
+
+/* The fifth window starts at byte 2048 and ends in the next block. */
+static void apt_bytes_across(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned int count)
+{
+	distinct_neighbours(a, r, 0x00);
+	distinct_neighbours(b, r, 0x00);
+	for (unsigned int i = 0; i < 61; i++)
+		a[2048 + 4 * i] = 0x00;
+	if (count == 62)
+		b[59] = 0x00;            /* the window's last sample */
+	else
+		b[60] = 0x00;            /* the next window's first */
+}
+
+/* Bytes, H = 4: APT window 512, cut-off 62. */
 static void apt_bytes_at_cutoff(void **state)
 {
-	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
-	struct fips_gate g;
-	struct tb_rng r;
+	static const struct at_cutoff c = {
+		.test = FIPS_TEST_SP800_APT, .sample_bits = 8, .min_entropy = 4, .cutoff = 62,
+		.seed = 101, .within = apt_bytes_within, .across = apt_bytes_across,
+	};
 
 	(void)state;
-	tb_seed(&r, 101);
-	for (unsigned int count = 61; count <= 62; count++) {
-		unsigned int want = count == 62 ? APT : 0;
+	expect_flag_only_at_cutoff(&c);
+}
 
-		gate_with(&g, false, false, true, 8, 4, -20);
-		assert_int_equal(g.apt_cutoff, 62);
-		distinct_neighbours(a, &r, 0x00);
-		/* The window's first sample counts: byte 0 and every 8th after. */
-		for (unsigned int i = 0; i < count; i++)
-			a[8 * i] = 0x00;
-		assert_int_equal(fips_gate_check(&g, a) & (APT | RCT), want);
-		fips_gate_destroy(&g);
+/* The first window's first bit is 1, and @count of its 1024 bits are. */
+static void apt_bits_within(uint8_t *a, struct tb_rng *r, unsigned int count)
+{
+	uint32_t ones = 0;
 
-		/* The fifth window starts at byte 2048 and ends in the next block. */
-		gate_with(&g, false, false, true, 8, 4, -20);
-		distinct_neighbours(a, &r, 0x00);
-		distinct_neighbours(b, &r, 0x00);
-		for (unsigned int i = 0; i < 61; i++)
-			a[2048 + 4 * i] = 0x00;
-		if (count == 62)
-			b[59] = 0x00;            /* the window's last sample */
-		else
-			b[60] = 0x00;            /* the next window's first */
-		assert_int_equal(fips_gate_check(&g, a) & APT, 0);
-		assert_int_equal(fips_gate_check(&g, b) & APT, want);
-		fips_gate_destroy(&g);
+	tb_passing_block(a, r);
+	tb_set_bit(a, 0, 1);
+	for (uint32_t i = 0; i < 1024; i++)
+		ones += tb_get_bit(a, i);
+	while (ones != count) {
+		uint32_t i = 1 + tb_below(r, 1023);
+		unsigned int bit = ones < count;
+
+		if (tb_get_bit(a, i) != bit) {
+			tb_set_bit(a, i, bit);
+			ones += bit ? 1 : (uint32_t)-1;
+		}
 	}
 }
 
-/* Bits, H = 1, alpha = 2^-20: APT window 1024, cut-off 589. */
+/* Bits, H = 1: APT window 1024, cut-off 589. */
 static void apt_bits_at_cutoff(void **state)
 {
-	uint8_t a[TB_BLOCK_BYTES];
-	struct fips_gate g;
-	struct tb_rng r;
+	static const struct at_cutoff c = {
+		.test = FIPS_TEST_SP800_APT, .sample_bits = 1, .min_entropy = 1, .cutoff = 589,
+		.seed = 111, .within = apt_bits_within,
+	};
 
 	(void)state;
-	tb_seed(&r, 111);
-	for (unsigned int count = 588; count <= 589; count++) {
-		unsigned int want = count == 589 ? APT : 0;
-		uint32_t ones = 0;
-
-		tb_passing_block(a, &r);
-		tb_set_bit(a, 0, 1);
-		for (uint32_t i = 0; i < 1024; i++)
-			ones += tb_get_bit(a, i);
-		while (ones != count) {
-			uint32_t i = 1 + tb_below(&r, 1023);
-			unsigned int bit = ones < count;
-
-			if (tb_get_bit(a, i) != bit) {
-				tb_set_bit(a, i, bit);
-				ones += bit ? 1 : (uint32_t)-1;
-			}
-		}
-		gate_with(&g, false, false, true, 1, 1, -20);
-		assert_int_equal(g.apt_cutoff, 589);
-		assert_int_equal(fips_gate_check(&g, a) & APT, want);
-		fips_gate_destroy(&g);
-	}
+	expect_flag_only_at_cutoff(&c);
 }
 
 static void counters_add_up(void **state)
