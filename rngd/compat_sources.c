@@ -103,9 +103,10 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 			struct rngd_source_arg **out, size_t *n)
 {
 	struct stat st;
-	int r;
 
 	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+		int r;
+
 		/* rng-tools' meaning: -r names the hwrng source's device, read
 		 * once as hwrng, not a second reader of the same device; a later
 		 * one replaces it, as the peers' single -r does (Debian's

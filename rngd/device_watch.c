@@ -28,7 +28,6 @@ int device_watch_open(struct device_watch *w)
 {
 	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = DEVICE_WATCH_KERNEL_GROUP };
 	const int one = 1;
-	int r;
 
 	memset(w, 0, sizeof(*w));
 	w->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
@@ -37,7 +36,8 @@ int device_watch_open(struct device_watch *w)
 	/* Credentials with each message: only root's events count. */
 	if (setsockopt(w->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0 ||
 	    bind(w->fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		r = -errno;
+		int r = -errno;
+
 		device_watch_close(w);
 		return r;
 	}

@@ -79,11 +79,11 @@ static bool look(struct hwrng_watch *w, uint64_t now, const char *why)
 
 uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 {
-	char what[160] = "";
 	bool event = false;
 	uint64_t errors;
 
 	if (w->readable) {
+		char what[160] = "";
 		int r = device_watch_drain(&w->events, what, sizeof(what));
 
 		w->readable = false;

@@ -369,9 +369,9 @@ static int pidfile_why(char *why, size_t len, int r, const char *fmt, ...)
 
 static int pidfile_why(char *why, size_t len, int r, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (why && len) {
+		va_list ap;
+
 		va_start(ap, fmt);
 		(void)vsnprintf(why, len, fmt, ap);
 		va_end(ap);

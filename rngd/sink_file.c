@@ -110,12 +110,12 @@ static int file_sink_wait_fd(struct rng_sink *s, short *events)
 static int file_sink_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsigned int credit_bits)
 {
 	struct file_sink *fs = s->priv;
-	ssize_t n;
 
 	if (fs->write_error)
 		return fs->write_error;
 	if (fs->backlog_len == 0) {
-		n = write_some(fs, buf, len);
+		ssize_t n = write_some(fs, buf, len);
+
 		if (n < 0)
 			return (int)n;
 		buf += n;

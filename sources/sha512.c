@@ -64,7 +64,7 @@ static void store_be64(uint8_t *p, uint64_t v)
 /* One 1024-bit block into the hash (6.4.2). */
 static void compress(uint64_t h[8], const uint8_t block[SHA512_BLOCK_LEN])
 {
-	uint64_t w[80], a, b, c, d, e, f, g, hh, t1, t2;
+	uint64_t w[80], a, b, c, d, e, f, g, hh;
 
 	for (int t = 0; t < 16; t++)
 		w[t] = load_be64(block + 8 * t);
@@ -76,8 +76,8 @@ static void compress(uint64_t h[8], const uint8_t block[SHA512_BLOCK_LEN])
 	}
 	a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
 	for (int t = 0; t < 80; t++) {
-		t1 = hh + (ror(e, 14) ^ ror(e, 18) ^ ror(e, 41)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
-		t2 = (ror(a, 28) ^ ror(a, 34) ^ ror(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+		uint64_t t1 = hh + (ror(e, 14) ^ ror(e, 18) ^ ror(e, 41)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+		uint64_t t2 = (ror(a, 28) ^ ror(a, 34) ^ ror(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
 		hh = g;
 		g = f;
 		f = e;
