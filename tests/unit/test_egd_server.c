@@ -88,6 +88,17 @@ static void send_all(int fd, const void *buf, size_t len)
 	assert_int_equal(send(fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
 }
 
+/* @n clients, each waiting on a blocking read (0x02) of @want bytes. */
+static void connect_waiting(int *fd, int n, uint8_t want)
+{
+	const uint8_t req[2] = { 0x02, want };
+
+	for (int i = 0; i < n; i++) {
+		fd[i] = connect_to(path);
+		send_all(fd[i], req, sizeof(req));
+	}
+}
+
 /* Read exactly @len within @ms; returns bytes read (less on EOF/time-out). */
 static size_t recv_exact(int fd, uint8_t *buf, size_t len, int ms)
 {
@@ -131,6 +142,20 @@ static void random_bytes(uint8_t *buf, size_t len)
 	assert_non_null(f);
 	assert_int_equal(fread(buf, 1, len, f), len);
 	fclose(f);
+}
+
+/* A client of a server that serves at most @rate bytes/s after a burst of
+ * @burst, with so many bytes in the reserve that only the limit paces it. */
+static int connect_rate_limited(unsigned int rate, unsigned int burst)
+{
+	static uint8_t plenty[1u << 18];
+
+	cfg.limits.rate = rate;
+	cfg.limits.burst = burst;
+	start();
+	random_bytes(plenty, sizeof(plenty));
+	assert_int_equal(egd_reserve_put(&res, plenty, sizeof(plenty)), sizeof(plenty));
+	return connect_to(path);
 }
 
 static uint64_t now_ms(void)
@@ -320,10 +345,7 @@ static void test_64_clients(void **state)
 	(void)state;
 	start();
 	random_bytes(in, sizeof(in));
-	for (int i = 0; i < MANY; i++) {
-		fd[i] = connect_to(path);
-		send_all(fd[i], "\x02\xff", 2);
-	}
+	connect_waiting(fd, MANY, 0xff);
 	assert_int_equal(egd_reserve_put(&res, in, sizeof(in)), sizeof(in));
 	for (int i = 0; i < MANY; i++)
 		assert_int_equal(recv_exact(fd[i], got[i], 255, 5000), 255);
@@ -440,18 +462,12 @@ static void test_gone_mid_reply(void **state)
 
 static void test_rate_measured(void **state)
 {
-	static uint8_t in[1u << 18];
 	uint8_t out[255];
 	uint64_t t0, t1, got = 0;
 	int fd;
 
 	(void)state;
-	cfg.limits.rate = 50000;
-	cfg.limits.burst = 2000;
-	start();
-	random_bytes(in, sizeof(in));
-	egd_reserve_put(&res, in, sizeof(in));
-	fd = connect_to(path);
+	fd = connect_rate_limited(50000, 2000);
 	/*
 	 * Spend the burst first, then measure 1.5 s with 4 requests always
 	 * in flight: the server, not this thread's round trips, sets the
@@ -515,10 +531,7 @@ static void test_waiting_on_empty_reserve_sleeps(void **state)
 	(void)state;
 	cfg.limits.rate = 16384;
 	start();
-	for (int i = 0; i < 4; i++) {
-		fd[i] = connect_to(path);
-		send_all(fd[i], "\x02\x10", 2);
-	}
+	connect_waiting(fd, 4, 0x10);
 	usleep(100000);
 	cpu = cpu_while_sleeping(1000);
 	print_message("4 clients waiting on an empty reserve: %" PRIu64 " ms CPU in 1 s\n", cpu);
@@ -607,19 +620,13 @@ static void test_accept_at_fd_limit(void **state)
  * reconnects (or opens a second connection) does not get a new one. */
 static void test_rate_per_uid_across_reconnects(void **state)
 {
-	static uint8_t in[1u << 16];
 	uint8_t out[255];
 	uint64_t t0;
 	size_t got = 0;
 	int fd;
 
 	(void)state;
-	cfg.limits.rate = 1000;
-	cfg.limits.burst = 500;
-	start();
-	random_bytes(in, sizeof(in));
-	egd_reserve_put(&res, in, sizeof(in));
-	fd = connect_to(path);
+	fd = connect_rate_limited(1000, 500);
 	send_all(fd, "\x02\xfa\x02\xfa", 4);
 	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
 	assert_int_equal(recv_exact(fd, out, 250, 2000), 250);
@@ -720,10 +727,8 @@ static void test_other_uid_gets_in(void **state)
 	cfg.mode = 0666;
 	assert_int_equal(chmod(dir, 0711), 0);
 	start();
-	for (int i = 0; i < 4; i++) {
-		fd[i] = connect_to(path);
-		send_all(fd[i], "\x02\x10", 2);   /* waiting on an empty reserve: busy, not silent */
-	}
+	/* Waiting on an empty reserve: busy, not silent. */
+	connect_waiting(fd, 4, 0x10);
 	usleep(100000);
 	assert_int_equal(level_as_uid(65534), 0);
 	for (int i = 0; i < 4; i++)

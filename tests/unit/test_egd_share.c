@@ -56,71 +56,110 @@ static const struct rng_sink_ops fake_ops = {
 	.name = "kernel", .demand = fake_demand, .write = fake_write, .close = fake_close,
 };
 
+/*
+ * Each case: the sharing sink `out` in front of the fake sink `f` (or of
+ * none), feeding the reserve `r`. Set-up empties them; tear-down closes
+ * what open_share() opened.
+ */
+static struct fake_sink f;
+static struct rng_sink inner = { &fake_ops, &f }, out;
+static struct egd_share sh;
+static struct egd_reserve r;
+static bool share_is_open;
+static uint64_t next_ms; /* when the last demand() said to ask again */
+
+/* What the sharing sink is in front of: nothing (-o none), a file sink
+ * (they take turns) or the kernel sink (its demand always wins). */
+enum inner_kind { INNER_NONE, INNER_FILE, INNER_KERNEL };
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	share_is_open = false;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (share_is_open) {
+		out.ops->close(&out);
+		egd_reserve_destroy(&r);
+	}
+	return 0;
+}
+
+static void open_share(enum inner_kind kind, size_t reserve_size)
+{
+	assert_int_equal(egd_reserve_init(&r, reserve_size), 0);
+	egd_share_open(&out, &sh, kind == INNER_NONE ? NULL : &inner, &r, kind == INNER_KERNEL);
+	share_is_open = true;
+}
+
+static size_t demand(void)
+{
+	/* 0, not a time the sinks here name: a stale one cannot pass. */
+	next_ms = 0;
+	return out.ops->demand(&out, 0, &next_ms);
+}
+
+static int write_part(const uint8_t *buf, size_t len, unsigned int credit_bits)
+{
+	return out.ops->write(&out, buf, len, credit_bits);
+}
+
 static void test_host_first(void **state)
 {
-	struct fake_sink f = { .demand = 2500, .next_ms = 60000 };
-	struct rng_sink inner = { &fake_ops, &f }, out;
-	struct egd_share sh;
-	struct egd_reserve r;
 	uint8_t buf[2500];
-	uint64_t next = 0;
 
 	(void)state;
+	f.demand = 2500;
+	f.next_ms = 60000;
 	memset(buf, 0x5a, sizeof(buf));
-	assert_int_equal(egd_reserve_init(&r, 4096), 0);
-	egd_share_open(&out, &sh, &inner, &r, true);
+	open_share(INNER_KERNEL, 4096);
 	assert_string_equal(out.ops->name, "kernel+egd");
 	/* Pool not ready: the kernel sink wants, and gets, everything. */
 	for (int i = 0; i < 5; i++) {
-		assert_int_equal(out.ops->demand(&out, 0, &next), 2500);
-		assert_int_equal(out.ops->write(&out, buf, 2500, 20000), 0);
+		assert_int_equal(demand(), 2500);
+		assert_int_equal(write_part(buf, 2500, 20000), 0);
 	}
 	assert_int_equal(f.written, 5 * 2500);
 	assert_int_equal(egd_reserve_held(&r), 0);
 	/* Ready: the kernel wants nothing until its top-up; the guests get it. */
 	f.demand = 0;
-	assert_int_equal(out.ops->demand(&out, 0, &next), 4096);
-	assert_int_equal(out.ops->write(&out, buf, 2500, 20000), 0);
+	assert_int_equal(demand(), 4096);
+	assert_int_equal(write_part(buf, 2500, 20000), 0);
 	assert_int_equal(egd_reserve_held(&r), 2500);
 	assert_int_equal(f.written, 5 * 2500);
 	/* Over the reserve's low-water mark: no demand, the next time is the kernel's. */
-	next = 0;
-	assert_int_equal(out.ops->demand(&out, 0, &next), 0);
-	assert_int_equal(next, 60000);
+	assert_int_equal(demand(), 0);
+	assert_int_equal(next_ms, 60000);
 	/* A top-up is due while the reserve also wants: the host wins. */
 	uint8_t tmp[4096];
 
 	assert_int_equal(egd_reserve_take(&r, tmp, 1000), 1000);
 	f.demand = 64;
-	assert_int_equal(out.ops->demand(&out, 0, &next), 64);
-	assert_int_equal(out.ops->write(&out, buf, 64, 512), 0);
+	assert_int_equal(demand(), 64);
+	assert_int_equal(write_part(buf, 64, 512), 0);
 	assert_int_equal(f.written, 5 * 2500 + 64);
 	assert_int_equal(egd_reserve_held(&r), 1500);
 	f.demand = 0;
-	assert_int_equal(out.ops->demand(&out, 0, &next), 4096 - 1500);
-	out.ops->close(&out);
-	egd_reserve_destroy(&r);
+	assert_int_equal(demand(), 4096 - 1500);
 }
 
 static void test_file_sink_takes_turns(void **state)
 {
-	struct fake_sink f = { .demand = 2500 };
-	struct rng_sink inner = { &fake_ops, &f }, out;
-	struct egd_share sh;
-	struct egd_reserve r;
 	uint8_t buf[100];
-	uint64_t next = 0;
 	size_t to_reserve = 0;
 
 	(void)state;
+	f.demand = 2500;
 	memset(buf, 1, sizeof(buf));
-	assert_int_equal(egd_reserve_init(&r, 1u << 20), 0);
-	egd_share_open(&out, &sh, &inner, &r, false);
+	open_share(INNER_FILE, 1u << 20);
 	for (int i = 0; i < 100; i++) {
-		size_t d = out.ops->demand(&out, 0, &next);
-
-		assert_true(d > 0);
-		assert_int_equal(out.ops->write(&out, buf, sizeof(buf), 800), 0);
+		assert_true(demand() > 0);
+		assert_int_equal(write_part(buf, sizeof(buf), 800), 0);
 		if (sh.last_write == EGD_ROUTE_RESERVE)
 			to_reserve += sizeof(buf);
 	}
@@ -128,38 +167,28 @@ static void test_file_sink_takes_turns(void **state)
 	assert_int_equal(f.written + egd_reserve_held(&r), 100 * sizeof(buf));
 	assert_int_equal(to_reserve, 50 * sizeof(buf));
 	assert_int_equal(egd_reserve_held(&r), to_reserve);
-	out.ops->close(&out);
-	egd_reserve_destroy(&r);
 }
 
 static void test_none_and_zero_credit(void **state)
 {
-	struct rng_sink out;
-	struct egd_share sh;
-	struct egd_reserve r;
 	uint8_t buf[300];
-	uint64_t next = 0;
 
 	(void)state;
 	memset(buf, 7, sizeof(buf));
-	assert_int_equal(egd_reserve_init(&r, 1024), 0);
-	egd_share_open(&out, &sh, NULL, &r, false);
+	open_share(INNER_NONE, 1024);
 	assert_string_equal(out.ops->name, "egd");
-	assert_int_equal(out.ops->demand(&out, 0, &next), 1024);
+	assert_int_equal(demand(), 1024);
 	/* A failed block mixed with 0 credit, or a 0-credit source: dropped. */
-	assert_int_equal(out.ops->write(&out, buf, 300, 0), 0);
+	assert_int_equal(write_part(buf, 300, 0), 0);
 	assert_int_equal(egd_reserve_held(&r), 0);
 	assert_int_equal(sh.bytes_dropped, 300);
-	assert_int_equal(out.ops->write(&out, buf, 300, 2400), 0);
+	assert_int_equal(write_part(buf, 300, 2400), 0);
 	assert_int_equal(egd_reserve_held(&r), 300);
 	assert_int_equal(sh.bytes_to_reserve, 300);
 	/* Over the low-water mark: nothing wanted, and no timer (it pokes). */
-	assert_int_equal(out.ops->write(&out, buf, 300, 2400), 0);
-	next = 0;
-	assert_int_equal(out.ops->demand(&out, 0, &next), 0);
-	assert_int_equal(next, RNG_SINK_NEVER);
-	out.ops->close(&out);
-	egd_reserve_destroy(&r);
+	assert_int_equal(write_part(buf, 300, 2400), 0);
+	assert_int_equal(demand(), 0);
+	assert_int_equal(next_ms, RNG_SINK_NEVER);
 }
 
 /* RDRAND-like parts: a 2500-byte block credited 39 bits (1/512 bit per
@@ -168,17 +197,13 @@ static void test_none_and_zero_credit(void **state)
  * credited bits / 8, at any point of the stream. */
 static void test_low_credit_is_condensed(void **state)
 {
-	struct rng_sink out;
-	struct egd_share sh;
-	struct egd_reserve r;
 	uint8_t buf[2500];
-	uint64_t next = 0, credited = 0;
+	uint64_t credited = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(buf); i++)
 		buf[i] = (uint8_t)(i * 131u + 7u);
-	assert_int_equal(egd_reserve_init(&r, 1u << 20), 0);
-	egd_share_open(&out, &sh, NULL, &r, false);
+	open_share(INNER_NONE, 1u << 20);
 	assert_int_equal(sh.condense_error, 0);
 	for (int i = 0; i < 100; i++) {
 		/* In -s 1000 parts, as the loop cuts a block: 1000/1000/500. */
@@ -187,8 +212,8 @@ static void test_low_credit_is_condensed(void **state)
 		size_t off = 0;
 
 		for (int p = 0; p < 3; p++) {
-			assert_true(out.ops->demand(&out, 0, &next) > 0);
-			assert_int_equal(out.ops->write(&out, buf + off, parts[p], credits[p]), 0);
+			assert_true(demand() > 0);
+			assert_int_equal(write_part(buf + off, parts[p], credits[p]), 0);
 			off += parts[p];
 			credited += credits[p];
 			if (egd_reserve_held(&r) * 8 > credited)
@@ -209,15 +234,16 @@ static void test_low_credit_is_condensed(void **state)
 		assert_null(memmem(buf, sizeof(buf), got + k, 16));
 	/* Half credit (a source at 0.5): 10000 bits a block, with the 444 held
 	 * back 10444 bits: 18 outputs. */
-	assert_int_equal(out.ops->write(&out, buf, 2500, 10000), 0);
+	assert_int_equal(write_part(buf, 2500, 10000), 0);
 	assert_int_equal(egd_reserve_held(&r), 18 * 64);
-	out.ops->close(&out);
-	egd_reserve_destroy(&r);
 }
 
+#define RNGD_TEST_SETUP setup
+#define RNGD_TEST_TEARDOWN teardown
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_host_first),
-	cmocka_unit_test(test_file_sink_takes_turns),
-	cmocka_unit_test(test_none_and_zero_credit),
-	cmocka_unit_test(test_low_credit_is_condensed)
+	RNGD_FIXTURE_TEST(test_host_first),
+	RNGD_FIXTURE_TEST(test_file_sink_takes_turns),
+	RNGD_FIXTURE_TEST(test_none_and_zero_credit),
+	RNGD_FIXTURE_TEST(test_low_credit_is_condensed)
 )

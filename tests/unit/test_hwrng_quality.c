@@ -181,6 +181,35 @@ static int quality_file(void)
 	return atoi(text);
 }
 
+/* rngd starts with one device registered and current, at this quality,
+ * and takes it, keeping its record in state_folder (NULL: no record). */
+static void start_and_take(struct hwrng_quality *q, const char *name, int quality,
+			   const char *state_folder)
+{
+	add_device(name, quality);
+	start(0);
+	assert_int_equal(hwrng_quality_take(q, core.dir, state_folder), 0);
+}
+
+/* hwrng_register() of a device while rngd runs: the kernel makes the best
+ * one current, unless the user chose one. */
+static void plug_in(const char *name, int quality)
+{
+	add_device(name, quality);
+	enable_best_rng();
+	publish();
+}
+
+/* hwrng_unregister() of every device, then hwrng_register() of this one,
+ * which becomes current. */
+static void replug(const char *name, int quality)
+{
+	core.n_dev = 0;
+	core.current = -1;
+	add_device(name, quality);
+	start(0);
+}
+
 /* ---- tests ----------------------------------------------------------------- */
 
 static void test_take_and_restore(void **state)
@@ -188,9 +217,7 @@ static void test_take_and_restore(void **state)
 	struct hwrng_quality q;
 
 	(void)state;
-	add_device("virtio_rng.0", 1000);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
+	start_and_take(&q, "virtio_rng.0", 1000, NULL);
 	assert_true(q.applied);
 	assert_string_equal(q.device, "virtio_rng.0");
 	assert_int_equal(q.saved_quality, 1000);
@@ -218,9 +245,7 @@ static void test_already_zero_writes_nothing(void **state)
 	struct hwrng_quality q;
 
 	(void)state;
-	add_device("tpm-rng-0", 0);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
+	start_and_take(&q, "tpm-rng-0", 0, NULL);
 	assert_true(q.applied);
 	assert_int_equal(q.saved_quality, 0);
 	hwrng_quality_restore(&q);
@@ -282,9 +307,7 @@ static void test_current_changes_behind_us(void **state)
 	assert_int_equal(hwrng_quality_check(&q), 0);
 
 	/* A better device appears: registered first in the list, and current. */
-	add_device("virtio_rng.2", 900);
-	enable_best_rng();
-	publish();
+	plug_in("virtio_rng.2", 900);
 	assert_int_equal(core.current, 0);
 	assert_int_equal(hwrng_quality_check(&q), 1);
 	assert_string_equal(q.device, "virtio_rng.2");
@@ -427,9 +450,7 @@ static void test_state_recorded_before_zero(void **state)
 	struct hwrng_quality q;
 
 	(void)state;
-	add_device("virtio_rng.0", 1000);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	start_and_take(&q, "virtio_rng.0", 1000, state_dir);
 	assert_non_null(get_state());
 	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
 	assert_int_equal(core.dev[0].quality, 0);
@@ -441,22 +462,26 @@ static void test_state_recorded_before_zero(void **state)
 	assert_int_equal(q.state_dir_fd, -1);
 }
 
+/* The process dies: its fds close (the state ones are -1 without a state
+ * folder), nothing is restored. */
+static void die_unrestored(struct hwrng_quality *q)
+{
+	(void)close(q->quality_fd);
+	(void)close(q->current_fd);
+	(void)close(q->dir_fd);
+	(void)close(q->state_fd);
+	(void)close(q->state_dir_fd);
+}
+
 /* The bug: SIGKILL/watchdog/crash after take(), no restore(). */
 static void test_unclean_exit_then_restart(void **state)
 {
 	struct hwrng_quality first, second;
 
 	(void)state;
-	add_device("virtio_rng.0", 1000);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&first, core.dir, state_dir), 0);
+	start_and_take(&first, "virtio_rng.0", 1000, state_dir);
 	assert_int_equal(core.dev[0].quality, 0);
-	/* The process dies: its fds close, nothing is restored. */
-	(void)close(first.quality_fd);
-	(void)close(first.current_fd);
-	(void)close(first.dir_fd);
-	(void)close(first.state_fd);
-	(void)close(first.state_dir_fd);
+	die_unrestored(&first);
 
 	assert_int_equal(hwrng_quality_take(&second, core.dir, state_dir), 0);
 	assert_int_equal(second.saved_quality, 1000);
@@ -469,50 +494,50 @@ static void test_unclean_exit_then_restart(void **state)
 
 	/* Without a state folder the old behaviour: 0 saved, 0 "restored". */
 	assert_int_equal(hwrng_quality_take(&first, core.dir, NULL), 0);
-	(void)close(first.quality_fd);
-	(void)close(first.current_fd);
-	(void)close(first.dir_fd);
+	die_unrestored(&first);
 	assert_int_equal(hwrng_quality_take(&second, core.dir, NULL), 0);
 	assert_int_equal(second.saved_quality, 0);
 	hwrng_quality_restore(&second);
 	assert_int_equal(core.dev[0].quality, 0);
 }
 
-static void test_state_for_another_device_is_stale(void **state)
+/*
+ * A record left behind that the device now contradicts: the quality it has
+ * now is what is saved and restored, the note says why the record was not
+ * believed, and the record is rewritten, then gone after a clean restore.
+ */
+static void check_record_replaced(const char *left, int quality_now, const char *note)
 {
 	struct hwrng_quality q;
-	const char stale[] = "rngd hwrng-quality 1\ntpm-rng-0 800\n";
+	char rewritten[64];
 
-	(void)state;
-	add_device("virtio_rng.0", 0);
-	start(0);
-	put_state(stale, sizeof(stale) - 1);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
-	assert_int_equal(q.saved_quality, 0);
-	assert_int_equal(core.quality_writes, 0);
-	assert_non_null(strstr(q.note, "the state file named tpm-rng-0, not virtio_rng.0: replaced"));
-	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 0\n");
+	put_state(left, strlen(left));
+	start_and_take(&q, "virtio_rng.0", quality_now, state_dir);
+	assert_int_equal(q.saved_quality, quality_now);
+	assert_non_null(strstr(q.note, note));
+	(void)snprintf(rewritten, sizeof(rewritten), "rngd hwrng-quality 1\nvirtio_rng.0 %d\n",
+		       quality_now);
+	assert_string_equal(get_state(), rewritten);
 	hwrng_quality_restore(&q);
-	assert_int_equal(core.dev[0].quality, 0);
+	assert_int_equal(core.dev[0].quality, quality_now);
 	assert_null(get_state());
+}
+
+static void test_state_for_another_device_is_stale(void **state)
+{
+	(void)state;
+	check_record_replaced("rngd hwrng-quality 1\ntpm-rng-0 800\n", 0,
+			      "the state file named tpm-rng-0, not virtio_rng.0: replaced");
+	/* Its quality was 0 already: nothing to write, at the take or after. */
+	assert_int_equal(core.quality_writes, 0);
 }
 
 static void test_state_out_of_date_when_not_zero(void **state)
 {
-	struct hwrng_quality q;
-	const char old[] = "rngd hwrng-quality 1\nvirtio_rng.0 1000\n";
-
 	(void)state;
 	/* The admin set 300 after the crash: that is the value now. */
-	add_device("virtio_rng.0", 300);
-	start(0);
-	put_state(old, sizeof(old) - 1);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
-	assert_int_equal(q.saved_quality, 300);
-	assert_non_null(strstr(q.note, "the state file's 1000 is out of date"));
-	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 300\n");
-	hwrng_quality_restore(&q);
-	assert_int_equal(core.dev[0].quality, 300);
+	check_record_replaced("rngd hwrng-quality 1\nvirtio_rng.0 1000\n", 300,
+			      "the state file's 1000 is out of date");
 }
 
 static void test_garbled_state_ignored(void **state)
@@ -609,12 +634,8 @@ static void test_state_grows_and_stays_for_unrestored(void **state)
 	struct hwrng_quality q;
 
 	(void)state;
-	add_device("virtio_rng.0", 1000);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
-	add_device("virtio_rng.1", 1024);
-	enable_best_rng();
-	publish();
+	start_and_take(&q, "virtio_rng.0", 1000, state_dir);
+	plug_in("virtio_rng.1", 1024);
 	assert_int_equal(hwrng_quality_check(&q), 1);
 	assert_string_equal(get_state(),
 			    "rngd hwrng-quality 1\nvirtio_rng.0 1000\nvirtio_rng.1 1024\n");
@@ -641,16 +662,11 @@ static void test_same_name_reregistered(void **state)
 	struct hwrng_quality q;
 
 	(void)state;
-	add_device("virtio_rng.0", 1000);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, NULL), 0);
+	start_and_take(&q, "virtio_rng.0", 1000, NULL);
 	assert_int_equal(core.dev[0].quality, 0);
 
-	/* hwrng_unregister() then hwrng_register(): rng_current is the same. */
-	core.n_dev = 0;
-	core.current = -1;
-	add_device("virtio_rng.0", 1000);
-	start(0);
+	/* Unregistered and registered again: rng_current is the same. */
+	replug("virtio_rng.0", 1000);
 	assert_int_equal(hwrng_quality_check(&q), 1);
 	assert_int_equal(core.dev[0].quality, 0);
 	assert_int_equal(quality_file(), 0);
@@ -671,16 +687,11 @@ static void test_many_devices_recorded_or_left_alone(void **state)
 	const char *rec;
 
 	(void)state;
-	add_device("dev0", 900);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	start_and_take(&q, "dev0", 900, state_dir);
 	for (int i = 1; i <= HWRNG_QUALITY_MAX_TOUCHED; i++) {
 		/* The old one unplugged, a new one plugged in. */
 		(void)snprintf(name, sizeof(name), "dev%d", i);
-		core.n_dev = 0;
-		core.current = -1;
-		add_device(name, 900 + i);
-		start(0);
+		replug(name, 900 + i);
 		assert_int_equal(hwrng_quality_check(&q), 1);
 		if (i < HWRNG_QUALITY_MAX_TOUCHED) {
 			assert_int_equal(core.dev[0].quality, 0);
@@ -701,10 +712,7 @@ static void test_many_devices_recorded_or_left_alone(void **state)
 	assert_null(strstr(rec, "dev16"));
 
 	/* dev5 comes back and is current at the end: restored. */
-	core.n_dev = 0;
-	core.current = -1;
-	add_device("dev5", 905);
-	start(0);
+	replug("dev5", 905);
 	assert_int_equal(hwrng_quality_check(&q), 1);
 	assert_int_equal(core.dev[0].quality, 0);
 	hwrng_quality_restore(&q);
@@ -718,9 +726,7 @@ static void test_second_instance_locked_out(void **state)
 	unsigned int writes;
 
 	(void)state;
-	add_device("virtio_rng.0", 1000);
-	start(0);
-	assert_int_equal(hwrng_quality_take(&first, core.dir, state_dir), 0);
+	start_and_take(&first, "virtio_rng.0", 1000, state_dir);
 	writes = core.quality_writes;
 	assert_int_equal(hwrng_quality_take(&second, core.dir, state_dir), -EBUSY);
 	assert_int_equal(core.quality_writes, writes);
