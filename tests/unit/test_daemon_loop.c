@@ -205,17 +205,25 @@ static void *send_signal_later(void *arg)
 	return NULL;
 }
 
+/* @n slots, each enabled, the i-th on the fake source @src[i] (seeded by the caller). */
+static struct rngd_slot *fake_slots_new(struct fake_source *src, size_t n)
+{
+	struct rngd_slot *slots = calloc(n, sizeof(*slots));
+
+	assert_non_null(slots);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(rng_source_init(&slots[i].src, &fake_ops), 0);
+		slots[i].src.priv = &src[i];
+		slots[i].enabled = true;
+	}
+	return slots;
+}
+
 /* A slot whose source is the fake one behind @src, enabled, seeded. */
 static struct rngd_slot *fake_slot_new(struct fake_source *src)
 {
-	struct rngd_slot *slot = calloc(1, sizeof(*slot));
-
-	assert_non_null(slot);
-	assert_int_equal(rng_source_init(&slot->src, &fake_ops), 0);
-	slot->src.priv = src;
-	slot->enabled = true;
 	src->state = 0x9E3779B97F4A7C15ULL;
-	return slot;
+	return fake_slots_new(src, 1);
 }
 
 struct run {
@@ -229,16 +237,29 @@ struct run {
 
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink);
 
-/* The slot and the queue its reader was given (source_set.c frees both in rngd). */
+/* The slots and the queues their readers were given (source_set.c frees them in rngd). */
+static void free_slots(struct rngd_slot *slots, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(slots[i].ring);
+	free(slots);
+}
+
 static void free_slot(struct rngd_slot *slot)
 {
-	free(slot->ring);
-	free(slot);
+	free_slots(slot, 1);
 }
 
 static void run_loop(struct run *r, unsigned int term_after_ms)
 {
 	run_loop_sink(r, term_after_ms, NULL);
+}
+
+/* Runs the loop until the sink has had @bytes, when it sends the SIGTERM itself. */
+static void run_loop_until_bytes(struct run *r, size_t bytes)
+{
+	r->sink.stop_after_bytes = bytes;
+	run_loop(r, 0);
 }
 
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink)
@@ -295,57 +316,67 @@ static void default_cfg(struct rngd_loop_config *c)
 	c->ready_timeout_ms = 5000;
 }
 
+/* A run of the loop with the default settings, its sink wanting all it gets. */
+static int setup_run(void **state)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	default_cfg(&r->cfg);
+	r->sink.demand = 1 << 20;
+	*state = r;
+	return 0;
+}
+
+static int teardown_run(void **state)
+{
+	struct run *r = *state;
+
+	if (r->slot)
+		free_slot(r->slot);
+	free(r);
+	return 0;
+}
+
 static void test_nothing_read_without_demand(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.sink.demand = 0;
-	run_loop(&r, 600);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	r->sink.demand = 0;
+	run_loop(r, 600);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	/* The seed and RNGD_QUEUE_BLOCKS blocks fill the queue; then the reader blocks. */
-	assert_true(r.src.reads <= RNGD_QUEUE_BLOCKS + 1);
-	assert_int_equal(r.sink.writes, 0);
-	assert_int_equal(r.slot->stats.blocks_passed + r.slot->stats.blocks_failed, 0);
+	assert_true(r->src.reads <= RNGD_QUEUE_BLOCKS + 1);
+	assert_int_equal(r->sink.writes, 0);
+	assert_int_equal(r->slot->stats.blocks_passed + r->slot->stats.blocks_failed, 0);
 	/* demand() is asked when woken by a queued block, not in a loop. */
-	if (r.sink.demand_calls > RNGD_QUEUE_BLOCKS + 4)
-		fail_msg("demand() called %u times in 600 ms with nothing wanted", r.sink.demand_calls);
-	free_slot(r.slot);
+	if (r->sink.demand_calls > RNGD_QUEUE_BLOCKS + 4)
+		fail_msg("demand() called %u times in 600 ms with nothing wanted", r->sink.demand_calls);
 }
 
 static void test_eio_closes_and_reopens(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.sink.demand = 1 << 20;
-	r.src.eio_after_reads = 6;
-	r.sink.stop_after_bytes = 20 * FIPS_BLOCK_BYTES;
-	run_loop(&r, 0);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
-	assert_true(r.src.opens >= 2);
-	assert_true(r.src.closes >= 1);
-	assert_true(r.slot->stats.read_errors >= 1);
-	assert_true(r.sink.bytes >= 20 * FIPS_BLOCK_BYTES);
-	free_slot(r.slot);
+	r->src.eio_after_reads = 6;
+	run_loop_until_bytes(r, 20 * FIPS_BLOCK_BYTES);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_true(r->src.opens >= 2);
+	assert_true(r->src.closes >= 1);
+	assert_true(r->slot->stats.read_errors >= 1);
+	assert_true(r->sink.bytes >= 20 * FIPS_BLOCK_BYTES);
 }
 
 static void test_stuck_reader_does_not_block_exit(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.sink.demand = 1 << 20;
-	r.src.stuck_after_reads = 1;
-	run_loop(&r, 200);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
-	if (r.run_ms >= 1500)
-		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r.run_ms);
-	assert_true(r.slot->stuck);
-	free_slot(r.slot);
+	r->src.stuck_after_reads = 1;
+	run_loop(r, 200);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	if (r->run_ms >= 1500)
+		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r->run_ms);
+	assert_true(r->slot->stuck);
 }
 
 /*
@@ -356,83 +387,65 @@ static void test_stuck_reader_does_not_block_exit(void **state)
  */
 static void test_reader_waiting_on_fd_stops_on_its_own(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 	int p[2];
 
-	(void)state;
 	assert_int_equal(pipe(p), 0);
-	default_cfg(&r.cfg);
-	r.sink.demand = 1 << 20;
-	r.src.use_fd = true;
-	r.src.fd = p[0];
-	run_loop(&r, 200);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
-	assert_false(r.slot->stuck);
-	assert_false(r.slot->abandoned);
-	assert_int_equal(r.src.closes, 1);
+	r->src.use_fd = true;
+	r->src.fd = p[0];
+	run_loop(r, 200);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_false(r->slot->stuck);
+	assert_false(r->slot->abandoned);
+	assert_int_equal(r->src.closes, 1);
 	/* 200 ms to SIGTERM; a reader given up on would add 300 ms. */
-	if (r.run_ms >= 500)
-		fail_msg("SIGTERM took %ld ms with a reader waiting on its fd", r.run_ms);
+	if (r->run_ms >= 500)
+		fail_msg("SIGTERM took %ld ms with a reader waiting on its fd", r->run_ms);
 	(void)close(p[0]);
 	(void)close(p[1]);
-	free_slot(r.slot);
 }
 
 static void test_credit_split_over_steps(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.cfg.random_step = 1000;
-	r.sink.demand = 1 << 20;
-	r.sink.stop_after_bytes = 10 * FIPS_BLOCK_BYTES;
-	run_loop(&r, 0);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
-	assert_int_equal(r.sink.max_write, 1000);
-	assert_int_equal(r.sink.bytes % 500, 0);
+	r->cfg.random_step = 1000;
+	run_loop_until_bytes(r, 10 * FIPS_BLOCK_BYTES);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r->sink.max_write, 1000);
+	assert_int_equal(r->sink.bytes % 500, 0);
 	/* entropy_per_bit 0.5: 4 bits per byte, however the block was cut. */
-	assert_int_equal(r.sink.credit, r.sink.bytes * 4);
-	assert_int_equal(r.slot->stats.bits_credited, r.sink.credit);
-	free_slot(r.slot);
+	assert_int_equal(r->sink.credit, r->sink.bytes * 4);
+	assert_int_equal(r->slot->stats.bits_credited, r->sink.credit);
 }
 
 static void test_mix_gives_zero_credit(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.cfg.on_fail = RNGD_ON_FAIL_MIX;
-	r.cfg.quarantine_after = 0;
-	r.src.zeros = true;
-	r.sink.demand = 1 << 20;
-	r.sink.stop_after_bytes = 5 * FIPS_BLOCK_BYTES;
-	run_loop(&r, 0);
-	assert_int_equal(r.sink.credit, 0);
-	assert_int_equal(r.sink.zero_credit_bytes, r.sink.bytes);
-	assert_true(r.slot->stats.blocks_failed >= 5);
-	assert_int_equal(r.slot->stats.blocks_passed, 0);
-	assert_int_equal(r.slot->stats.bytes_mixed, r.sink.bytes);
-	free_slot(r.slot);
+	r->cfg.on_fail = RNGD_ON_FAIL_MIX;
+	r->cfg.quarantine_after = 0;
+	r->src.zeros = true;
+	run_loop_until_bytes(r, 5 * FIPS_BLOCK_BYTES);
+	assert_int_equal(r->sink.credit, 0);
+	assert_int_equal(r->sink.zero_credit_bytes, r->sink.bytes);
+	assert_true(r->slot->stats.blocks_failed >= 5);
+	assert_int_equal(r->slot->stats.blocks_passed, 0);
+	assert_int_equal(r->slot->stats.bytes_mixed, r->sink.bytes);
 }
 
 static void test_drop_quarantines(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.src.zeros = true;
-	r.sink.demand = 1 << 20;
-	run_loop(&r, 400);
-	assert_int_equal(r.sink.bytes, 0);
-	assert_int_equal(r.slot->stats.quarantines, 1);
+	r->src.zeros = true;
+	run_loop(r, 400);
+	assert_int_equal(r->sink.bytes, 0);
+	assert_int_equal(r->slot->stats.quarantines, 1);
 	/* 3 failures quarantine it; the 1 s re-test is not due within 400 ms. */
-	assert_int_equal(r.slot->stats.blocks_failed, 3);
-	assert_int_equal(r.slot->stats.retests_failed, 0);
-	assert_int_equal(r.slot->stats.returns_to_service, 0);
-	free_slot(r.slot);
+	assert_int_equal(r->slot->stats.blocks_failed, 3);
+	assert_int_equal(r->slot->stats.retests_failed, 0);
+	assert_int_equal(r->slot->stats.returns_to_service, 0);
 }
 
 /* A source that recovers: quarantined, its first re-test blocks fail (more
@@ -441,22 +454,17 @@ static void test_drop_quarantines(void **state)
  * say so. */
 static void test_quarantine_retests_and_return_are_counted(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.cfg.retest_min_ms = 20;
-	r.cfg.retest_max_ms = 40;
-	r.src.zeros_reads = 3 + RNGD_QUEUE_BLOCKS + 6;
-	r.sink.demand = 1 << 20;
-	r.sink.stop_after_bytes = 4 * FIPS_BLOCK_BYTES;
-	run_loop(&r, 0);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
-	assert_int_equal(r.slot->stats.quarantines, 1);
-	assert_true(r.slot->stats.retests_failed >= 1);
-	assert_int_equal(r.slot->stats.returns_to_service, 1);
-	assert_true(r.sink.bytes >= 4 * FIPS_BLOCK_BYTES);
-	free_slot(r.slot);
+	r->cfg.retest_min_ms = 20;
+	r->cfg.retest_max_ms = 40;
+	r->src.zeros_reads = 3 + RNGD_QUEUE_BLOCKS + 6;
+	run_loop_until_bytes(r, 4 * FIPS_BLOCK_BYTES);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r->slot->stats.quarantines, 1);
+	assert_true(r->slot->stats.retests_failed >= 1);
+	assert_int_equal(r->slot->stats.returns_to_service, 1);
+	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
 /* A source that cannot be opened is retried with back-off (100, 200, 400,
@@ -464,20 +472,16 @@ static void test_quarantine_retests_and_return_are_counted(void **state)
  * must time out on the clock its deadline comes from. */
 static void test_open_failure_backs_off(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.sink.demand = 1 << 20;
-	r.src.open_fails = true;
-	run_loop(&r, 1000);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
+	r->src.open_fails = true;
+	run_loop(r, 1000);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	/* One open at start-up, then 0.1 + 0.2 + 0.4 s of pauses within 1 s. */
-	if (r.src.opens > 6)
-		fail_msg("%d opens in 1 s: the back-off does not wait", r.src.opens);
-	if (r.src.opens < 3)
-		fail_msg("only %d opens in 1 s: no retry", r.src.opens);
-	free_slot(r.slot);
+	if (r->src.opens > 6)
+		fail_msg("%d opens in 1 s: the back-off does not wait", r->src.opens);
+	if (r->src.opens < 3)
+		fail_msg("only %d opens in 1 s: no retry", r->src.opens);
 }
 
 /* What the reader of a stalled FIFO does: nothing for @ms, then drains
@@ -544,10 +548,9 @@ static void test_stalled_fifo_sink_sleeps(void **state)
 	struct drain d = { -1, 3000 };
 	struct timespec c0, c1;
 	pthread_t t;
-	struct run r = { 0 };
+	struct run *r = *state;
 	long cpu_ms;
 
-	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
@@ -555,10 +558,9 @@ static void test_stalled_fifo_sink_sleeps(void **state)
 	assert_true(d.fd >= 0);
 	assert_int_equal(rng_sink_file_open(&counted_inner, path), 0);
 	counted_demands = counted_zero_demands = 0;
-	default_cfg(&r.cfg);
 	assert_int_equal(pthread_create(&t, NULL, drain_later, &d), 0);
 	(void)clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-	run_loop_sink(&r, 2000, &sink);
+	run_loop_sink(r, 2000, &sink);
 	(void)clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	(void)pthread_join(t, NULL);
 	counted_inner.ops->close(&counted_inner);
@@ -568,18 +570,17 @@ static void test_stalled_fifo_sink_sleeps(void **state)
 	cpu_ms = (c1.tv_sec - c0.tv_sec) * 1000 + (c1.tv_nsec - c0.tv_nsec) / 1000000;
 	print_message("stalled FIFO sink: SIGTERM at 2 s, run %ld ms, %ld ms CPU, %" PRIu64
 		      " blocks passed, demand() answered 0 %u times\n",
-		      r.run_ms, cpu_ms, r.slot->stats.blocks_passed, counted_zero_demands);
-	assert_int_equal(r.exit_code, RNGD_EXIT_OK);
-	if (r.run_ms > 2500)
-		fail_msg("SIGTERM at 2 s answered after %ld ms", r.run_ms);
+		      r->run_ms, cpu_ms, r->slot->stats.blocks_passed, counted_zero_demands);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	if (r->run_ms > 2500)
+		fail_msg("SIGTERM at 2 s answered after %ld ms", r->run_ms);
 	if (cpu_ms > 300)
 		fail_msg("%ld ms CPU in 2 s with a stalled sink", cpu_ms);
 	/* Stalled for most of 2 s: asked once when it filled, then again only
 	 * on a wake-up from a reader queueing a block (at most the queue). */
 	if (counted_zero_demands > RNGD_QUEUE_BLOCKS + 3)
 		fail_msg("the stalled sink was asked %u times in 2 s: polled on a timer", counted_zero_demands);
-	assert_true(r.slot->stats.blocks_passed >= 10);
-	free_slot(r.slot);
+	assert_true(r->slot->stats.blocks_passed >= 10);
 }
 
 static bool all_zero(const void *p, size_t len)
@@ -596,17 +597,13 @@ static bool all_zero(const void *p, size_t len)
  * and the pending block are wiped once the loop is done with them. */
 static void test_queue_wiped(void **state)
 {
-	struct run r = { 0 };
+	struct run *r = *state;
 
-	(void)state;
-	default_cfg(&r.cfg);
-	r.sink.demand = FIPS_BLOCK_BYTES;
-	r.sink.stop_after_bytes = 3 * FIPS_BLOCK_BYTES;
-	run_loop(&r, 0);
-	assert_true(r.sink.bytes >= 3 * FIPS_BLOCK_BYTES);
-	assert_non_null(r.slot->ring);
-	assert_true(all_zero(r.slot->ring, RNGD_QUEUE_BLOCKS * sizeof(*r.slot->ring)));
-	free_slot(r.slot);
+	r->sink.demand = FIPS_BLOCK_BYTES;
+	run_loop_until_bytes(r, 3 * FIPS_BLOCK_BYTES);
+	assert_true(r->sink.bytes >= 3 * FIPS_BLOCK_BYTES);
+	assert_non_null(r->slot->ring);
+	assert_true(all_zero(r->slot->ring, RNGD_QUEUE_BLOCKS * sizeof(*r->slot->ring)));
 }
 
 /* A sink that says the kernel pool is still filling (credit counts). */
@@ -632,27 +629,20 @@ static const struct rng_sink_ops filling_sink_ops = {
  */
 static void test_credited_first_while_filling(void **state)
 {
-	struct fake_source zero = { .state = 1 }, credited = { .state = 2 };
+	struct fake_source src[2] = { { .state = 1 }, { .state = 2 } };   /* zero-credit, credited */
 	struct fake_sink fs = { .demand = 1 << 20, .stop_after_bytes = 12 * FIPS_BLOCK_BYTES };
 	struct rng_sink sink = { &filling_sink_ops, &fs };
 	struct rngd_loop_config cfg;
-	struct rngd_slot *slots = calloc(2, sizeof(*slots));
+	struct rngd_slot *slots = fake_slots_new(src, 2);
 	struct rngd_log log;
 	struct rngd_loop *loop;
 
 	(void)state;
-	assert_non_null(slots);
 	default_cfg(&cfg);
-	assert_int_equal(rng_source_init(&slots[0].src, &fake_ops), 0);
-	slots[0].src.priv = &zero;
 	slots[0].src.entropy_per_bit = 0.0;
 	slots[0].src.priority = 100;
 	slots[0].credit_explicit = true;
-	assert_int_equal(rng_source_init(&slots[1].src, &fake_ops), 0);
-	slots[1].src.priv = &credited;
 	slots[1].src.priority = -100;
-	for (int i = 0; i < 2; i++)
-		slots[i].enabled = true;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 2, &cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 2);
@@ -663,9 +653,7 @@ static void test_credited_first_while_filling(void **state)
 	assert_int_equal(slots[1].stats.bits_credited, fs.credit);
 	rngd_loop_destroy(loop);
 	rngd_log_close(&log);
-	for (int i = 0; i < 2; i++)
-		free(slots[i].ring);
-	free(slots);
+	free_slots(slots, 2);
 }
 
 /* One slot with a fake source and a sink that wants nothing, for the tests
@@ -677,13 +665,15 @@ struct signal_run {
 	struct rngd_slot *slot;
 	struct rngd_log log;
 	struct rngd_loop *loop;
+	int last;               /* the last call's return: < 0, its readers still run */
 };
 
-static void signal_run_init(struct signal_run *r)
+static int setup_signal_run(void **state)
 {
+	struct signal_run *r = calloc(1, sizeof(*r));
 	struct rngd_loop_config cfg;
 
-	memset(r, 0, sizeof(*r));
+	assert_non_null(r);
 	r->sink = (struct rng_sink){ &fake_sink_ops, &r->fs };
 	r->slot = fake_slot_new(&r->src);
 	default_cfg(&cfg);
@@ -691,6 +681,8 @@ static void signal_run_init(struct signal_run *r)
 	assert_int_equal(rngd_loop_new(&r->loop, &r->log, &r->sink, r->slot, 1, &cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(r->loop), 1);
 	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
+	*state = r;
+	return 0;
 }
 
 /* One rngd_loop_run() call, @sig sent to the process @ms after it began. */
@@ -703,14 +695,23 @@ static int signal_run_call(struct signal_run *r, int sig, long ms)
 	assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&sl), 0);
 	ret = rngd_loop_run(r->loop);
 	(void)pthread_join(t, NULL);
+	r->last = ret;
 	return ret;
 }
 
-static void signal_run_done(struct signal_run *r)
+static int teardown_signal_run(void **state)
 {
+	struct signal_run *r = *state;
+
+	/* A test that failed between two calls left the readers running:
+	 * rngd only destroys a loop that has stopped them. */
+	if (r->last < 0)
+		(void)signal_run_call(r, SIGTERM, 0);
 	rngd_loop_destroy(r->loop);
 	rngd_log_close(&r->log);
 	free_slot(r->slot);
+	free(r);
+	return 0;
 }
 
 /* SIGHUP hands the reload to the caller by a return value; the readers
@@ -723,10 +724,10 @@ static void signal_run_done(struct signal_run *r)
  */
 static void test_reader_start_failure_ends_through_the_exit_path(void **state)
 {
-	struct fake_source first = { .state = 1 }, second = { .state = 2 };
+	struct fake_source src[2] = { { .state = 1 }, { .state = 2 } };
 	struct fake_sink fs = { .demand = 1 << 20 };
 	struct rng_sink sink = { &fake_sink_ops, &fs };
-	struct rngd_slot *slots = calloc(2, sizeof(*slots));
+	struct rngd_slot *slots = fake_slots_new(src, 2);
 	char dir[] = "/tmp/rngd-loop.XXXXXX", path[64];
 	struct rngd_loop_config cfg;
 	struct rngd_log log;
@@ -734,16 +735,10 @@ static void test_reader_start_failure_ends_through_the_exit_path(void **state)
 	struct stat st;
 
 	(void)state;
-	assert_non_null(slots);
 	assert_non_null(mkdtemp(dir));
 	(void)snprintf(path, sizeof(path), "%s/stats", dir);
 	default_cfg(&cfg);
 	cfg.stats_file = path;
-	assert_int_equal(rng_source_init(&slots[0].src, &fake_ops), 0);
-	slots[0].src.priv = &first;
-	assert_int_equal(rng_source_init(&slots[1].src, &fake_ops), 0);
-	slots[1].src.priv = &second;
-	slots[0].enabled = slots[1].enabled = true;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 2, &cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 2);
@@ -760,25 +755,20 @@ static void test_reader_start_failure_ends_through_the_exit_path(void **state)
 	rngd_log_close(&log);
 	(void)unlink(path);
 	(void)rmdir(dir);
-	for (int i = 0; i < 2; i++)
-		free(slots[i].ring);
-	free(slots);
+	free_slots(slots, 2);
 }
 
 static void test_sighup_returns_reload_and_resume_reopens(void **state)
 {
-	struct signal_run r;
+	struct signal_run *r = *state;
 
-	(void)state;
-	signal_run_init(&r);
-	assert_int_equal(signal_run_call(&r, SIGHUP, 100), RNGD_LOOP_RELOAD);
-	assert_true(r.slot->started);
-	assert_int_equal(__atomic_load_n(&r.src.closes, __ATOMIC_SEQ_CST), 0);
-	assert_int_equal(signal_run_call(&r, SIGTERM, 200), RNGD_EXIT_OK);
+	assert_int_equal(signal_run_call(r, SIGHUP, 100), RNGD_LOOP_RELOAD);
+	assert_true(r->slot->started);
+	assert_int_equal(__atomic_load_n(&r->src.closes, __ATOMIC_SEQ_CST), 0);
+	assert_int_equal(signal_run_call(r, SIGTERM, 200), RNGD_EXIT_OK);
 	/* The reader re-opened on the resume, not on the signal itself. */
-	assert_true(__atomic_load_n(&r.src.opens, __ATOMIC_SEQ_CST) >= 2);
-	assert_true(__atomic_load_n(&r.src.closes, __ATOMIC_SEQ_CST) >= 1);
-	signal_run_done(&r);
+	assert_true(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST) >= 2);
+	assert_true(__atomic_load_n(&r->src.closes, __ATOMIC_SEQ_CST) >= 1);
 }
 
 /* SIGUSR1: the loop logs its own counters and returns RNGD_LOOP_STATS, so
@@ -786,16 +776,13 @@ static void test_sighup_returns_reload_and_resume_reopens(void **state)
  * re-opening anything (only a reload re-opens). */
 static void test_sigusr1_returns_stats_and_resume_keeps_sources(void **state)
 {
-	struct signal_run r;
+	struct signal_run *r = *state;
 
-	(void)state;
-	signal_run_init(&r);
-	assert_int_equal(signal_run_call(&r, SIGUSR1, 100), RNGD_LOOP_STATS);
-	assert_true(r.slot->started);
-	assert_int_equal(signal_run_call(&r, SIGTERM, 200), RNGD_EXIT_OK);
+	assert_int_equal(signal_run_call(r, SIGUSR1, 100), RNGD_LOOP_STATS);
+	assert_true(r->slot->started);
+	assert_int_equal(signal_run_call(r, SIGTERM, 200), RNGD_EXIT_OK);
 	/* Opened once at start, never again. */
-	assert_int_equal(__atomic_load_n(&r.src.opens, __ATOMIC_SEQ_CST), 1);
-	signal_run_done(&r);
+	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
 }
 
 /* A reload's settings replace the loop's, but -t stays as the loop
@@ -836,21 +823,26 @@ static void test_set_config_keeps_test_mode(void **state)
 	free(slots);
 }
 
+#define RNGD_TEST_SETUP setup_run
+#define RNGD_TEST_TEARDOWN teardown_run
+
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_nothing_read_without_demand),
-	cmocka_unit_test(test_eio_closes_and_reopens),
-	cmocka_unit_test(test_stuck_reader_does_not_block_exit),
-	cmocka_unit_test(test_reader_waiting_on_fd_stops_on_its_own),
-	cmocka_unit_test(test_credit_split_over_steps),
-	cmocka_unit_test(test_mix_gives_zero_credit),
-	cmocka_unit_test(test_drop_quarantines),
-	cmocka_unit_test(test_quarantine_retests_and_return_are_counted),
-	cmocka_unit_test(test_open_failure_backs_off),
-	cmocka_unit_test(test_stalled_fifo_sink_sleeps),
-	cmocka_unit_test(test_queue_wiped),
+	RNGD_FIXTURE_TEST(test_nothing_read_without_demand),
+	RNGD_FIXTURE_TEST(test_eio_closes_and_reopens),
+	RNGD_FIXTURE_TEST(test_stuck_reader_does_not_block_exit),
+	RNGD_FIXTURE_TEST(test_reader_waiting_on_fd_stops_on_its_own),
+	RNGD_FIXTURE_TEST(test_credit_split_over_steps),
+	RNGD_FIXTURE_TEST(test_mix_gives_zero_credit),
+	RNGD_FIXTURE_TEST(test_drop_quarantines),
+	RNGD_FIXTURE_TEST(test_quarantine_retests_and_return_are_counted),
+	RNGD_FIXTURE_TEST(test_open_failure_backs_off),
+	RNGD_FIXTURE_TEST(test_stalled_fifo_sink_sleeps),
+	RNGD_FIXTURE_TEST(test_queue_wiped),
 	cmocka_unit_test(test_credited_first_while_filling),
 	cmocka_unit_test(test_set_config_keeps_test_mode),
 	cmocka_unit_test(test_reader_start_failure_ends_through_the_exit_path),
-	cmocka_unit_test(test_sighup_returns_reload_and_resume_reopens),
-	cmocka_unit_test(test_sigusr1_returns_stats_and_resume_keeps_sources)
+	cmocka_unit_test_setup_teardown(test_sighup_returns_reload_and_resume_reopens, setup_signal_run,
+					teardown_signal_run),
+	cmocka_unit_test_setup_teardown(test_sigusr1_returns_stats_and_resume_keeps_sources, setup_signal_run,
+					teardown_signal_run)
 )

@@ -422,41 +422,43 @@ static void test_argv_scan_long_forms(void **state)
 	assert_int_equal(s.next, 8);
 }
 
+/* A word the scanner refuses, and what it says of it besides the error. */
+struct scan_refusal {
+	char *word;
+	int first;      /* what comes before the error, from the same cluster: an id, or 0 */
+	int error;
+	char letter;    /* the refused short option, or 0 for a long one */
+	int opt_id;     /* the option found, or 0 for none */
+};
+
 static void test_argv_scan_errors(void **state)
 {
-	struct argv_scan s;
-	char *unknown_short[] = { "p", "-ax", NULL };
-	char *unknown_long[] = { "p", "--gamma=1", NULL };
-	char *ambiguous[] = { "p", "--lo", NULL };
-	char *no_value[] = { "p", "--alpha=1", NULL };
-	char *needs_short[] = { "p", "-ab", NULL };
-	char *needs_long[] = { "p", "--beta", NULL };
-	char *no_name[] = { "p", "--=x", NULL };
+	static const struct scan_refusal refusals[] = {
+		{ "-ax", 'a', ARGV_UNKNOWN, 'x', 0 },
+		{ "--gamma=1", 0, ARGV_UNKNOWN, 0, 0 },
+		{ "--lo", 0, ARGV_AMBIGUOUS, 0, 0 },
+		{ "--alpha=1", 0, ARGV_NO_VALUE, 0, 'a' },
+		{ "-ab", 'a', ARGV_NEEDS_VALUE, 'b', 'b' },
+		{ "--beta", 0, ARGV_NEEDS_VALUE, 0, 'b' },
+		{ "--=x", 0, ARGV_UNKNOWN, 0, 0 },      /* not a prefix of every name */
+	};
 
 	(void)state;
-	argv_scan_init(&s, 2, unknown_short);
-	assert_int_equal(scan_next(&s), 'a');
-	assert_int_equal(scan_next(&s), ARGV_UNKNOWN);
-	assert_int_equal(s.letter, 'x');
-	argv_scan_init(&s, 2, unknown_long);
-	assert_int_equal(scan_next(&s), ARGV_UNKNOWN);
-	assert_string_equal(s.word, "--gamma=1");
-	assert_int_equal(s.letter, 0);
-	argv_scan_init(&s, 2, ambiguous);
-	assert_int_equal(scan_next(&s), ARGV_AMBIGUOUS);
-	argv_scan_init(&s, 2, no_value);
-	assert_int_equal(scan_next(&s), ARGV_NO_VALUE);
-	assert_int_equal(s.opt->id, 'a');
-	argv_scan_init(&s, 2, needs_short);
-	assert_int_equal(scan_next(&s), 'a');
-	assert_int_equal(scan_next(&s), ARGV_NEEDS_VALUE);
-	assert_int_equal(s.letter, 'b');
-	argv_scan_init(&s, 2, needs_long);
-	assert_int_equal(scan_next(&s), ARGV_NEEDS_VALUE);
-	assert_int_equal(s.opt->id, 'b');
-	assert_int_equal(s.letter, 0);
-	argv_scan_init(&s, 2, no_name);
-	assert_int_equal(scan_next(&s), ARGV_UNKNOWN);   /* not a prefix of every name */
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		const struct scan_refusal *r = &refusals[i];
+		char *argv[] = { "p", r->word, NULL };
+		struct argv_scan s;
+		int got, opt_id;
+
+		argv_scan_init(&s, 2, argv);
+		if (r->first && (got = scan_next(&s)) != r->first)
+			fail_msg("%s: %d before the error, want %d", r->word, got, r->first);
+		got = scan_next(&s);
+		opt_id = s.opt ? s.opt->id : 0;
+		if (got != r->error || s.letter != r->letter || opt_id != r->opt_id || strcmp(s.word, r->word) != 0)
+			fail_msg("%s: got %d, letter %d, option %d, word \"%s\"; want %d, letter %d, option %d",
+				 r->word, got, s.letter, opt_id, s.word, r->error, r->letter, r->opt_id);
+	}
 }
 
 /* sources/parse_num.c, which options and the sources' -O settings share. */

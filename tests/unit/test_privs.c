@@ -331,37 +331,84 @@ static pid_t read_pidfile(void)
 	return (pid_t)atol(text);
 }
 
+/*
+ * The other process a second rngd meets: a child that has done one step
+ * with the pid file (taken its lock, or taken it over) and holds on to it
+ * until let go.
+ */
+struct holding_child {
+	pid_t pid;
+	int ready[2], go[2];
+};
+
+/* Forks a child that runs @step (0: done) and holds; the test fails unless the step was done. */
+static void holding_child_start(struct holding_child *c, int (*step)(const void *), const void *arg)
+{
+	char byte = 0;
+
+	assert_int_equal(pipe(c->ready), 0);
+	assert_int_equal(pipe(c->go), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		int r;
+
+		/* Only the test's ends left open: should it fail, its exit lets us go. */
+		(void)close(c->ready[0]);
+		(void)close(c->go[1]);
+		r = step(arg);
+
+		byte = r == 0 ? 'y' : 'n';
+		if (write(c->ready[1], &byte, 1) != 1 || read(c->go[0], &byte, 1) != 1)
+			_exit(2);
+		_exit(r == 0 ? 0 : 1);
+	}
+	assert_int_equal(read(c->ready[0], &byte, 1), 1);
+	assert_int_equal(byte, 'y');
+}
+
+/* Lets the child go: it must exit cleanly, and what it held goes with it. */
+static void holding_child_release(struct holding_child *c)
+{
+	int status;
+
+	assert_int_equal(write(c->go[1], "x", 1), 1);
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (int i = 0; i < 2; i++) {
+		(void)close(c->ready[i]);
+		(void)close(c->go[i]);
+	}
+}
+
+static int child_locks_pidfile(const void *arg)
+{
+	pid_t holder;
+
+	(void)arg;
+	return pidfile_lock(pid_path, &holder) >= 0 ? 0 : -1;
+}
+
+/* Daemonizing: the child takes over the lock and the pid. */
+static int child_takes_over_pidfile(const void *fd)
+{
+	return pidfile_update(*(const int *)fd);
+}
+
 static void test_pidfile_second_lock_names_holder(void **state)
 {
-	int ready[2], go[2];
-	pid_t child, holder = -1;
-	char byte = 0;
-	int status, fd;
+	struct holding_child child;
+	pid_t holder = -1;
+	int fd;
 
 	(void)state;
-	assert_int_equal(pipe(ready), 0);
-	assert_int_equal(pipe(go), 0);
-	child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		pid_t h;
-
-		fd = pidfile_lock(pid_path, &h);
-		byte = fd >= 0 ? 'y' : 'n';
-		if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
-			_exit(2);
-		_exit(fd >= 0 ? 0 : 1);
-	}
-	assert_int_equal(read(ready[0], &byte, 1), 1);
-	assert_int_equal(byte, 'y');
+	holding_child_start(&child, child_locks_pidfile, NULL);
 
 	assert_int_equal(pidfile_lock(pid_path, &holder), -EEXIST);
-	assert_int_equal(holder, child);
-	assert_int_equal(read_pidfile(), child);
+	assert_int_equal(holder, child.pid);
+	assert_int_equal(read_pidfile(), child.pid);
 
-	assert_int_equal(write(go[1], "x", 1), 1);
-	assert_int_equal(waitpid(child, &status, 0), child);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	holding_child_release(&child);
 
 	/* The holder is gone: its lock went with it. */
 	fd = pidfile_lock(pid_path, &holder);
@@ -369,53 +416,27 @@ static void test_pidfile_second_lock_names_holder(void **state)
 	assert_int_equal(holder, 0);
 	assert_int_equal(read_pidfile(), getpid());
 	assert_int_equal(close(fd), 0);
-	(void)close(ready[0]);
-	(void)close(ready[1]);
-	(void)close(go[0]);
-	(void)close(go[1]);
 }
 
 static void test_pidfile_survives_fork(void **state)
 {
-	int ready[2], go[2];
-	pid_t child, holder = -1;
-	char byte = 0;
-	int status;
+	struct holding_child child;
+	pid_t holder = -1;
 	int fd;
 
 	(void)state;
 	fd = pidfile_lock(pid_path, &holder);
 	assert_true(fd >= 0);
-	assert_int_equal(pipe(ready), 0);
-	assert_int_equal(pipe(go), 0);
-	child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		/* Daemonizing: the child takes over the lock and the pid. */
-		int r = pidfile_update(fd);
-
-		byte = r == 0 ? 'y' : 'n';
-		if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
-			_exit(2);
-		_exit(r == 0 ? 0 : 1);
-	}
-	assert_int_equal(read(ready[0], &byte, 1), 1);
-	assert_int_equal(byte, 'y');
+	holding_child_start(&child, child_takes_over_pidfile, &fd);
 	assert_int_equal(close(fd), 0);
 
 	assert_int_equal(pidfile_lock(pid_path, &holder), -EEXIST);
-	assert_int_equal(holder, child);
+	assert_int_equal(holder, child.pid);
 
-	assert_int_equal(write(go[1], "x", 1), 1);
-	assert_int_equal(waitpid(child, &status, 0), child);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	holding_child_release(&child);
 	fd = pidfile_lock(pid_path, &holder);
 	assert_true(fd >= 0);
 	assert_int_equal(close(fd), 0);
-	(void)close(ready[0]);
-	(void)close(ready[1]);
-	(void)close(go[0]);
-	(void)close(go[1]);
 }
 
 static void test_pidfile_errors(void **state)
