@@ -12,6 +12,7 @@ tests_integration_rngd_mockkernel_SOURCES += $(RNGD_DEVWATCH_SOURCES)
 # ---- tests ----------------------------------------------------------------
 check_PROGRAMS += tests/integration/uevent-send
 tests_integration_uevent_send_SOURCES = tests/integration/uevent-send.c
+tests_integration_uevent_send_LDADD =
 DEVWATCH_INTEGRATION_TESTS = tests/integration/daemon-device-events.sh \
 	tests/integration/daemon-device-fds.sh
 TESTS += $(DEVWATCH_INTEGRATION_TESTS)
@@ -22,8 +23,6 @@ DEVWATCH_UNIT_FILES = tests/unit/test_device_watch.c rngd/device_watch.c rngd/de
 check_PROGRAMS += tests/unit/test_device_watch
 TESTS += tests/unit/test_device_watch
 tests_unit_test_device_watch_SOURCES = $(DEVWATCH_UNIT_FILES)
-tests_unit_test_device_watch_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_device_watch_LDADD = $(CMOCKA_LIBS)
 endif
 
 # ---- the udev rule ------------------------------------------------------------

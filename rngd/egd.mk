@@ -11,7 +11,7 @@ RNGD_EGD_SOURCES = \
 
 rngd_rngd_SOURCES += $(RNGD_EGD_SOURCES)
 
-EGD_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread
+EGD_TEST_CFLAGS = $(AM_CFLAGS) -pthread
 EGD_TEST_LIBS = $(CMOCKA_LIBS) -lpthread
 EGD_RESERVE_TEST_FILES = tests/unit/test_egd_reserve.c rngd/egd_reserve.c rngd/egd_reserve.h
 EGD_PROTO_TEST_FILES = tests/unit/test_egd_proto.c rngd/egd_proto.c rngd/egd_proto.h \
@@ -76,6 +76,7 @@ CLEANFILES += egd-libfuzzer
 # Host tests: rngd -o none --egd-socket under guard.sh, and their client.
 check_PROGRAMS += tests/integration/egd-client
 tests_integration_egd_client_SOURCES = tests/integration/egd-client.c $(TESTS_LIB_SLURP)
+tests_integration_egd_client_LDADD =
 EGD_INTEGRATION_TESTS = \
 	tests/integration/egd-commands.sh \
 	tests/integration/egd-many.sh \

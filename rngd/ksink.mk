@@ -37,18 +37,10 @@ KSINK_NOTIFY_TEST_FILES = tests/unit/test_notify.c rngd/notify.c rngd/notify.h
 KSINK_QUALITY_WRAP = -Wl,--wrap=pwrite
 
 tests_unit_test_sink_kernel_SOURCES = $(KSINK_SINK_TEST_FILES)
-tests_unit_test_sink_kernel_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_sink_kernel_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_hwrng_quality_SOURCES = $(KSINK_QUALITY_TEST_FILES)
-tests_unit_test_hwrng_quality_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hwrng_quality_LDFLAGS = $(KSINK_QUALITY_WRAP)
-tests_unit_test_hwrng_quality_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_privs_SOURCES = $(KSINK_PRIVS_TEST_FILES)
-tests_unit_test_privs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_privs_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_notify_SOURCES = $(KSINK_NOTIFY_TEST_FILES)
-tests_unit_test_notify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_notify_LDADD = $(CMOCKA_LIBS)
 endif
 
 # ---- integration tests ---------------------------------------------------------
@@ -56,6 +48,7 @@ check_PROGRAMS += tests/integration/ksink_probe
 tests_integration_ksink_probe_SOURCES = tests/integration/ksink_probe.c \
 	rngd/sink_kernel.c rngd/kernel_entropy.c rngd/kernel_entropy.h rngd/sink.h
 tests_integration_ksink_probe_CFLAGS = $(AM_CFLAGS)
+tests_integration_ksink_probe_LDADD =
 # The security test reads the unit exactly as make install would install it.
 check_SCRIPTS += rngd/rngd.service
 TESTS += tests/integration/ksink-device.sh tests/integration/ksink-security.sh

@@ -1,6 +1,7 @@
 # tests/integration/rngtest.mk: rngtest's integration tests (owner: rngtest work).
 check_PROGRAMS += tests/integration/gen-input
 tests_integration_gen_input_SOURCES = tests/integration/gen-input.c
+tests_integration_gen_input_LDADD =
 
 TESTS += \
 	tests/integration/rngtest-cli.sh \

@@ -13,6 +13,4 @@ check_PROGRAMS += tests/unit/test_startup_files
 TESTS += tests/unit/test_startup_files
 tests_unit_test_startup_files_SOURCES = tests/unit/test_startup_files.c \
 	rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/options.h rngd/privs.c rngd/privs.h rngd/file_kind.h
-tests_unit_test_startup_files_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_startup_files_LDADD = $(CMOCKA_LIBS)
 endif

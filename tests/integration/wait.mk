@@ -6,6 +6,7 @@
 # idle-memory.sh measures rngd's VmHWM against this do-nothing C program's.
 check_PROGRAMS += tests/integration/idle-reference
 tests_integration_idle_reference_SOURCES = tests/integration/idle-reference.c
+tests_integration_idle_reference_LDADD =
 
 WAIT_INTEGRATION_TESTS = tests/integration/wait-states.sh tests/integration/idle-memory.sh
 TESTS += $(WAIT_INTEGRATION_TESTS)

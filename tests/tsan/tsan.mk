@@ -43,9 +43,8 @@ tests_tsan_test_egd_proto_tsan_LDADD = $(EGD_TEST_LIBS)
 # the readers wait for a device) and the log the readers write to.
 TSAN_UNIT_TESTS += tests/tsan/test_device_watch_tsan
 tests_tsan_test_device_watch_tsan_SOURCES = $(DEVWATCH_UNIT_FILES)
-tests_tsan_test_device_watch_tsan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_device_watch_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_device_watch_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_test_device_watch_tsan_LDADD = $(CMOCKA_LIBS)
 endif
 # rngd itself, every source compiled in with TSan (as rngd_asan is with
 # ASan): the integration scripts run it through DAEMON_RNGD. The FIPS

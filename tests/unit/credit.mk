@@ -7,7 +7,7 @@ check_PROGRAMS += tests/unit/test_daemon_log_tsan
 TESTS += tests/unit/test_daemon_log_tsan
 CREDIT_TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer
 tests_unit_test_daemon_log_tsan_SOURCES = $(DAEMON_LOG_TEST_FILES)
-tests_unit_test_daemon_log_tsan_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -pthread $(CREDIT_TSAN_FLAGS)
+tests_unit_test_daemon_log_tsan_CFLAGS = $(AM_CFLAGS) -pthread $(CREDIT_TSAN_FLAGS)
 tests_unit_test_daemon_log_tsan_LDFLAGS = $(CREDIT_TSAN_FLAGS)
 tests_unit_test_daemon_log_tsan_LDADD = $(CMOCKA_LIBS) -lpthread
 endif
@@ -18,6 +18,4 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_secret_mem
 TESTS += tests/unit/test_secret_mem
 tests_unit_test_secret_mem_SOURCES = tests/unit/test_secret_mem.c rngd/secret_mem.c rngd/secret_mem.h
-tests_unit_test_secret_mem_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_secret_mem_LDADD = $(CMOCKA_LIBS)
 endif

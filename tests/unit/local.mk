@@ -6,7 +6,6 @@
 FIPS_TEST_HELPERS = \
 	tests/unit/fips_test_blocks.c tests/unit/fips_test_blocks.h \
 	tests/reference/fips_reference.c tests/reference/fips_reference.h
-FIPS_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 FIPS_TEST_LDADD = fips/libfips.a $(CMOCKA_LIBS) $(FIPS_LIBS)
 
 TESTS += tests/sp800-90b/check-cutoffs.sh tests/unit/check-fips-kat.sh
@@ -53,19 +52,14 @@ check_PROGRAMS += $(FIPS_UNIT_TESTS)
 TESTS += $(FIPS_UNIT_TESTS)
 
 tests_unit_test_fips_edges_SOURCES = tests/unit/test_fips_edges.c $(FIPS_TEST_HELPERS)
-tests_unit_test_fips_edges_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_edges_LDADD = $(FIPS_TEST_LDADD)
 tests_unit_test_fips_gate_SOURCES = tests/unit/test_fips_gate.c $(FIPS_TEST_HELPERS)
-tests_unit_test_fips_gate_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_gate_LDADD = $(FIPS_TEST_LDADD)
 tests_unit_test_fips_cutoffs_SOURCES = tests/unit/test_fips_cutoffs.c
-tests_unit_test_fips_cutoffs_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_cutoffs_LDADD = $(FIPS_TEST_LDADD)
 # libm here only: the reference the libm-free fips/logmath.c is checked against.
 tests_unit_test_fips_logmath_SOURCES = tests/unit/test_fips_logmath.c
-tests_unit_test_fips_logmath_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_logmath_LDADD = $(FIPS_TEST_LDADD) -lm
 tests_unit_test_fips_kat_SOURCES = tests/unit/test_fips_kat.c $(FIPS_TEST_HELPERS)
-tests_unit_test_fips_kat_CFLAGS = $(FIPS_TEST_CFLAGS)
 tests_unit_test_fips_kat_LDADD = $(FIPS_TEST_LDADD)
 endif

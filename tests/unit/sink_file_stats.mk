@@ -8,9 +8,6 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sink_file tests/unit/test_stats
 TESTS += tests/unit/test_sink_file tests/unit/test_stats
 tests_unit_test_sink_file_SOURCES = $(SINK_FILE_TEST_FILES)
-tests_unit_test_sink_file_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_sink_file_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_stats_SOURCES = $(STATS_TEST_FILES)
-tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_stats_LDADD = fips/libfips.a $(FIPS_LIBS) $(CMOCKA_LIBS)
 endif

@@ -10,9 +10,5 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_source_file tests/unit/test_source_hwrng
 TESTS += tests/unit/test_source_file tests/unit/test_source_hwrng
 tests_unit_test_source_file_SOURCES = $(SOURCE_FILE_TEST_FILES)
-tests_unit_test_source_file_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_source_file_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_hwrng_SOURCES = $(SOURCE_HWRNG_TEST_FILES)
-tests_unit_test_source_hwrng_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_source_hwrng_LDADD = $(CMOCKA_LIBS)
 endif

@@ -1,6 +1,5 @@
 # tests/unit/sources.mk: cmocka tests of the x86, TPM and sysstat sources (fake CPUID,
 # fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts).
-SOURCES_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(CMOCKA_CFLAGS)
 # What the CPU-instruction sources (rdrand, rndr, darn) share, for their tests.
 SOURCE_CPU_COMMON_FILES = sources/cpu_source.c sources/cpu_source.h sources/cpu_words.c sources/cpu_words.h \
 	sources/common.c
@@ -32,41 +31,28 @@ SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock
 	tests/unit/test_source_common
 
 tests_unit_test_sha512_SOURCES = $(SHA512_TEST_FILES)
-tests_unit_test_sha512_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_sha512_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_dl_SOURCES = $(SOURCE_DL_TEST_FILES)
-tests_unit_test_source_dl_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_dl_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_common_SOURCES = $(SOURCE_COMMON_TEST_FILES)
-tests_unit_test_source_common_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_common_LDADD = $(CMOCKA_LIBS)
 
 tests_unit_test_source_rdrand_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
-tests_unit_test_source_rdrand_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_rdrand_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_source_padlock_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
-tests_unit_test_source_padlock_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_padlock_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_sysstat_parse_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES)
-tests_unit_test_source_sysstat_parse_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_sysstat_parse_LDADD = $(CMOCKA_LIBS)
 
 if RNGD_SYSSTAT
 SOURCE_UNIT_TESTS += tests/unit/test_source_sysstat
 tests_unit_test_source_sysstat_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
-tests_unit_test_source_sysstat_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) -lm
 endif
 if HAVE_LIBTSPI
 SOURCE_UNIT_TESTS += tests/unit/test_source_tpm_tss
 tests_unit_test_source_tpm_tss_SOURCES = $(SOURCE_TPM_TSS_TEST_FILES)
-tests_unit_test_source_tpm_tss_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
 tests_unit_test_source_tpm_tss_LDADD = $(CMOCKA_LIBS) $(TSPI_LIBS)
 endif
 if HAVE_TSS2_ESYS
 SOURCE_UNIT_TESTS += tests/unit/test_source_tpm2
 tests_unit_test_source_tpm2_SOURCES = $(SOURCE_TPM2_TEST_FILES)
-tests_unit_test_source_tpm2_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(TSS2_CFLAGS)
+tests_unit_test_source_tpm2_CPPFLAGS = $(AM_CPPFLAGS) $(TSS2_CFLAGS)
 tests_unit_test_source_tpm2_LDADD = $(CMOCKA_LIBS) $(TSS2_LIBS)
 endif
 

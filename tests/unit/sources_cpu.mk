@@ -13,15 +13,11 @@ EXTRA_DIST += $(SOURCE_RNDR_TEST_FILES) $(SOURCE_DARN_TEST_FILES) $(SOURCE_PKCS1
 if HAVE_CMOCKA
 CPU_P11_SOURCE_UNIT_TESTS = tests/unit/test_source_rndr tests/unit/test_source_darn
 tests_unit_test_source_rndr_SOURCES = $(SOURCE_RNDR_TEST_FILES)
-tests_unit_test_source_rndr_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_rndr_LDADD = $(CMOCKA_LIBS)
 tests_unit_test_source_darn_SOURCES = $(SOURCE_DARN_TEST_FILES)
-tests_unit_test_source_darn_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS)
-tests_unit_test_source_darn_LDADD = $(CMOCKA_LIBS)
 if HAVE_P11KIT
 CPU_P11_SOURCE_UNIT_TESTS += tests/unit/test_source_pkcs11
 tests_unit_test_source_pkcs11_SOURCES = $(SOURCE_PKCS11_TEST_FILES)
-tests_unit_test_source_pkcs11_CPPFLAGS = $(SOURCES_TEST_CPPFLAGS) $(P11KIT_CFLAGS)
+tests_unit_test_source_pkcs11_CPPFLAGS = $(AM_CPPFLAGS) $(P11KIT_CFLAGS)
 tests_unit_test_source_pkcs11_LDADD = $(CMOCKA_LIBS) $(P11KIT_LIBS)
 endif
 check_PROGRAMS += $(CPU_P11_SOURCE_UNIT_TESTS)
