@@ -70,7 +70,7 @@ static int lookup_user(const char *name, uid_t *uid, gid_t *gid)
 {
 	char buf[PRIVS_NSS_BUF];
 	struct passwd pw, *found = NULL;
-	unsigned long id;
+	unsigned long id = 0;
 	int r = getpwnam_r(name, &pw, buf, sizeof(buf), &found);
 
 	if (!r && found) {
@@ -91,7 +91,7 @@ static int lookup_group(const char *name, gid_t *gid)
 {
 	char buf[PRIVS_NSS_BUF];
 	struct group gr, *found = NULL;
-	unsigned long id;
+	unsigned long id = 0;
 	int r = getgrnam_r(name, &gr, buf, sizeof(buf), &found);
 
 	if (!r && found) {
