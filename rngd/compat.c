@@ -63,6 +63,33 @@ static int push_period(struct rngd_argv *a, const char *opt, unsigned long secon
 	return push2(a, opt, word);
 }
 
+/* A bound of PEER_SECONDS_ANY only keeps a peer's count in range (debian
+ * -t, -T) and is left out of the message; a tighter one (-S) is named. */
+#define PEER_SECONDS_ANY 4000000000UL
+
+/* @value as whole seconds 0..@max into *seconds; else the error. */
+static int parse_peer_seconds(const char *opt, const char *value, unsigned long max, unsigned long *seconds,
+			      char err[RNGD_ERR_MAX])
+{
+	char bound[32] = "";
+
+	if (rng_parse_uint(value, 0, max, seconds) == 0)
+		return 0;
+	if (max < PEER_SECONDS_ANY)
+		snprintf(bound, sizeof(bound), " 0..%lu", max);
+	return rngd_fail(err, "%s needs seconds%s, not '%s'", opt, bound, value);
+}
+
+/* The peer's 0 switches its periodic work off; rngd's stays on, so 0 is a
+ * note saying what happens instead (@when_off), and N is @native N. */
+static int push_period_or_note(struct rngd_argv *a, struct rngd_options *notes, const char *opt,
+			       unsigned long seconds, const char *native, const char *when_off)
+{
+	if (seconds == 0)
+		return rngd_options_note(notes, LOG_INFO, "%s 0: %s", opt, when_off);
+	return push_period(a, native, seconds);
+}
+
 /* ---- 2. The peers' option tables ----------------------------------------- */
 
 /* What a peer option becomes. */
@@ -184,6 +211,7 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 	char word[64];
 	unsigned long n;
 	struct rngd_options *o = t->notes;
+	int r;
 
 	switch (p->action) {
 	case ACT_SAME:
@@ -203,8 +231,7 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 			return 1;   /* the caller prints rngd_compat_print_hrngs() */
 		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
 			if (strcmp(value, debian_hrngs[i].name) == 0) {
-				int r = set_driver(t, debian_hrngs[i].driver, opt, err);
-
+				r = set_driver(t, debian_hrngs[i].driver, opt, err);
 				if (r == 0)
 					r = rngd_options_note(o, LOG_INFO, "%s=%s: %s; the peer's entropy default for it is not taken",
 						 opt, value, debian_hrngs[i].what);
@@ -246,31 +273,26 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 				return rngd_fail(err, "%s needs bits or 0..100%%, not '%s'", opt, value);
 			/* The pool the percentage was of: 4096 bits before 5.18. */
 			snprintf(word, sizeof(word), "%lu", n * 4096 / 100);
-			int r = rngd_options_note(o, LOG_INFO, "%s %s: %s bits of the 4096-bit pool (kernels before 5.18 only)", opt,
+			r = rngd_options_note(o, LOG_INFO, "%s %s: %s bits of the 4096-bit pool (kernels before 5.18 only)", opt,
 				     value, word);
 			return r < 0 ? r : push2(t->out, "--fill-watermark", word);
 		}
 		return push2(t->out, "--fill-watermark", value);
 	}
 	case ACT_FEED_INTERVAL:
-		if (rng_parse_uint(value, 0, 4000000000UL, &n) < 0)
-			return rngd_fail(err, "%s needs seconds, not '%s'", opt, value);
-		if (n == 0)
-			return rngd_options_note(o, LOG_INFO, "%s 0: the peer then never force-feeds; rngd keeps its top-up "
-				    "interval (kernels 5.18+ only)", opt);
-		return push_period(t->out, "--topup-interval", n);
+		r = parse_peer_seconds(opt, value, PEER_SECONDS_ANY, &n, err);
+		return r < 0 ? r : push_period_or_note(t->out, o, opt, n, "--topup-interval",
+						     "the peer then never force-feeds; rngd keeps its top-up "
+						     "interval (kernels 5.18+ only)");
 	case ACT_RNG_TIMEOUT:
-		if (rng_parse_uint(value, 0, 4000000000UL, &n) < 0)
-			return rngd_fail(err, "%s needs seconds, not '%s'", opt, value);
-		return rngd_options_note(o, LOG_INFO, "%s %s: noted; rngd never gives up on a silent source, it re-opens it with "
-			    "back-off and says so", opt, value);
+		r = parse_peer_seconds(opt, value, PEER_SECONDS_ANY, &n, err);
+		return r < 0 ? r : rngd_options_note(o, LOG_INFO, "%s %s: noted; rngd never gives up on a silent source, "
+						     "it re-opens it with back-off and says so", opt, value);
 	case ACT_STATS_INTERVAL:
-		if (rng_parse_uint(value, 0, 604800, &n) < 0)
-			return rngd_fail(err, "%s needs seconds 0..604800, not '%s'", opt, value);
-		if (n == 0)
-			return rngd_options_note(o, LOG_INFO, "%s 0: no periodic statistics; rngd logs them on SIGUSR1 and at exit "
-				    "as the peer does", opt);
-		return push_period(t->out, "--stats-interval", n);
+		r = parse_peer_seconds(opt, value, 604800, &n, err);
+		return r < 0 ? r : push_period_or_note(t->out, o, opt, n, "--stats-interval",
+						     "no periodic statistics; rngd logs them on SIGUSR1 and at exit "
+						     "as the peer does");
 	case ACT_NO_SOURCE:
 		if (strcmp(value, "1") == 0)
 			return push2(t->out, "--exclude", p->native);

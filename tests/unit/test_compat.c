@@ -149,6 +149,49 @@ static void debian_personality(void **state)
 	rngd_options_free(&r.o);
 }
 
+/* debian -t, -T and -S: whole seconds, the bound named for -S's week only;
+ * 0 is a note, and a period longer than rngd's day is a day. */
+static void debian_seconds(void **state)
+{
+	static const struct {
+		const char *opt, *value, *err;
+	} bad[] = {
+		{ "-t", "x", "-t needs seconds, not 'x'" },
+		{ "--feed-interval", "4000000001", "--feed-interval needs seconds, not '4000000001'" },
+		{ "--timeout", "", "--timeout needs seconds, not ''" },
+		{ "-T", "-1", "-T needs seconds, not '-1'" },
+		{ "-S", "604801", "-S needs seconds 0..604800, not '604801'" },
+		{ "--stats-interval", "1.5", "--stats-interval needs seconds 0..604800, not '1.5'" },
+	};
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(load(&r, "rngd-debian", "--config=/dev/null", bad[i].opt, bad[i].value, NULL), -EINVAL);
+		if (strcmp(r.err, bad[i].err) != 0)
+			fail_msg("%s '%s': got '%s', want '%s'", bad[i].opt, bad[i].value, r.err, bad[i].err);
+		rngd_options_free(&r.o);
+	}
+
+	assert_int_equal(load(&r, "rngd-debian", "--config=/dev/null", "-t", "0", "-S", "0", "-T", "4000000000", NULL),
+			 0);
+	assert_int_equal(r.o.topup_interval_s, RNGD_DEFAULT_TOPUP_INTERVAL_S);
+	assert_int_equal(r.o.stats_interval_s, RNGD_DEFAULT_STATS_INTERVAL_S);
+	assert_true(has_note(&r.o, LOG_INFO, "-t 0: the peer then never force-feeds; rngd keeps its top-up interval"));
+	assert_true(has_note(&r.o, LOG_INFO, "-S 0: no periodic statistics; rngd logs them on SIGUSR1"));
+	assert_true(has_note(&r.o, LOG_INFO, "-T 4000000000: noted; rngd never gives up on a silent source"));
+	rngd_options_free(&r.o);
+
+	assert_int_equal(load(&r, "rngd-debian", "--config=/dev/null", "--timeout=4000000000", "-S", "604800", NULL), 0);
+	assert_int_equal(r.o.topup_interval_s, 86400);
+	assert_int_equal(r.o.stats_interval_s, 86400);
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd-debian", "--config=/dev/null", "-t", "7", "-S", "9", NULL), 0);
+	assert_int_equal(r.o.topup_interval_s, 7);
+	assert_int_equal(r.o.stats_interval_s, 9);
+	rngd_options_free(&r.o);
+}
+
 static void rng_tools5_personality(void **state)
 {
 	struct run r;
@@ -227,6 +270,7 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
 	cmocka_unit_test(debian_personality),
+	cmocka_unit_test(debian_seconds),
 	cmocka_unit_test(rng_tools5_personality),
 	cmocka_unit_test(defaults_file)
 )
