@@ -165,6 +165,19 @@ static int set_string(char **field, const char *v)
 	return 0;
 }
 
+/* @value, which must not be empty, into *field; else the error, @what
+ * naming what the option needs. */
+static int set_nonempty_string(char **field, const char *name, const char *value, const char *what,
+			       char err[RNGD_ERR_MAX])
+{
+	int r;
+
+	if (!value[0])
+		return rngd_fail(err, "'%s' needs %s", name, what);
+	r = set_string(field, value);
+	return r < 0 ? rngd_fail(err, "'%s': %s", name, strerror(-r)) : 0;
+}
+
 static int add_source_arg(struct rngd_options *o, enum rngd_source_arg_kind kind, const char *v)
 {
 	struct rngd_source_arg *a = realloc(o->source_args, (o->n_source_args + 1) * sizeof(*a));
@@ -237,25 +250,16 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	case OPT_TAKE_CREDIT: o->take_credit = flag; break;
 	case 'c': r = set_string(&o->config_path, value); break;
 	case 'o':
-		if (!value[0])
-			return rngd_fail(err, "'%s' needs a path or -", name);
-		r = set_string(&o->random_device, value);
-		break;
+		return set_nonempty_string(&o->random_device, name, value, "a path or -", err);
 	case 'p':
-		if (!value[0])
-			return rngd_fail(err, "'%s' needs a path", name);
-		r = set_string(&o->pidfile, value);
-		break;
+		return set_nonempty_string(&o->pidfile, name, value, "a path", err);
 	case 'D':
 		if (!value[0] || value[0] == ':')
 			return rngd_fail(err, "'%s' needs USER or USER:GROUP, not '%s'", name, value);
 		r = set_string(&o->user, value);
 		break;
 	case OPT_STATS_FILE:
-		if (!value[0])
-			return rngd_fail(err, "'%s' needs a path", name);
-		r = set_string(&o->stats_file, value);
-		break;
+		return set_nonempty_string(&o->stats_file, name, value, "a path", err);
 	case OPT_HWRNG_SYSFS:
 		if (value[0] != '/')
 			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
@@ -339,10 +343,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		r = set_string(&o->egd_socket, value);
 		break;
 	case OPT_EGD_SOCKET_GROUP:
-		if (!value[0])
-			return rngd_fail(err, "'%s' needs a group name or number", name);
-		r = set_string(&o->egd_socket_group, value);
-		break;
+		return set_nonempty_string(&o->egd_socket_group, name, value, "a group name or number", err);
 	case OPT_EGD_SOCKET_MODE: {
 		char *end;
 

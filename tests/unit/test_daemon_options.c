@@ -130,6 +130,13 @@ static void test_bad_values(void **state)
 		{ "-D", ":grp", "needs USER or USER:GROUP" },
 		{ "-r", "", "needs a path" },
 	};
+	/* The whole message, for the settings that share one check. */
+	static const struct bad_case whole[] = {
+		{ "-o", "", "'random-device' needs a path or -" },
+		{ "-p", "", "'pid-file' needs a path" },
+		{ "--stats-file", "", "'stats-file' needs a path" },
+		{ "--egd-socket-group", "", "'egd-socket-group' needs a group name or number" },
+	};
 	char err[RNGD_ERR_MAX];
 
 	(void)state;
@@ -140,6 +147,14 @@ static void test_bad_values(void **state)
 		if (!strstr(err, cases[i].msg))
 			fail_msg("%s %s: got '%s', want '%s'", cases[i].opt, cases[i].val, err, cases[i].msg);
 		assert_null(strchr(err, '\n'));
+		rngd_options_free(&o);
+	}
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		struct rngd_options o;
+
+		assert_int_equal(parse(&o, err, whole[i].opt, whole[i].val, NULL), -EINVAL);
+		if (strcmp(err, whole[i].msg) != 0)
+			fail_msg("%s '%s': got '%s', want '%s'", whole[i].opt, whole[i].val, err, whole[i].msg);
 		rngd_options_free(&o);
 	}
 }
