@@ -110,31 +110,45 @@ static bool means_not_found(int r)
 	return r == -ENOENT || r == -ESRCH || r == -EBADF || r == -EPERM;
 }
 
-int privs_resolve(const char *user_group, uid_t *uid, gid_t *gid, const char **unknown)
+/* A lookup's failure: -ESRCH with *unknown @what when the name does not
+ * exist, else the name service's error. */
+static int lookup_failed(int r, const char *what, const char **unknown)
 {
-	char user[PRIVS_NAME_MAX];
+	if (!means_not_found(r))
+		return r;
+	*unknown = what;
+	return -ESRCH;
+}
+
+/* privs_resolve(), also handing back the user's name (for getgrouplist()). */
+static int resolve_user_group(const char *user_group, char user[PRIVS_NAME_MAX], uid_t *uid, gid_t *gid,
+			      const char **unknown)
+{
 	const char *colon = strchr(user_group, ':');
 	size_t user_len = colon ? (size_t)(colon - user_group) : strlen(user_group);
 	int r;
 
 	*unknown = NULL;
-	if (user_len == 0 || user_len >= sizeof(user) || (colon && !colon[1]))
+	if (user_len == 0 || user_len >= PRIVS_NAME_MAX || (colon && !colon[1]))
 		return -EINVAL;
 	memcpy(user, user_group, user_len);
 	user[user_len] = '\0';
 	r = lookup_user(user, uid, gid);
-	if (r < 0) {
-		*unknown = means_not_found(r) ? "user" : NULL;
-		return *unknown ? -ESRCH : r;
-	}
+	if (r < 0)
+		return lookup_failed(r, "user", unknown);
 	if (colon) {
 		r = lookup_group(colon + 1, gid);
-		if (r < 0) {
-			*unknown = means_not_found(r) ? "group" : NULL;
-			return *unknown ? -ESRCH : r;
-		}
+		if (r < 0)
+			return lookup_failed(r, "group", unknown);
 	}
 	return 0;
+}
+
+int privs_resolve(const char *user_group, uid_t *uid, gid_t *gid, const char **unknown)
+{
+	char user[PRIVS_NAME_MAX];
+
+	return resolve_user_group(user_group, user, uid, gid, unknown);
 }
 
 /* ---- capabilities ---------------------------------------------------- */
@@ -262,8 +276,7 @@ static int groups_to_keep(const char *user, gid_t gid, gid_t **out, int *n_out)
 int privs_drop(const char *user_group)
 {
 	char user[PRIVS_NAME_MAX];
-	const char *colon = strchr(user_group, ':');
-	size_t user_len = colon ? (size_t)(colon - user_group) : strlen(user_group);
+	const char *unknown;
 	/* -1 is no one: what a lookup that somehow set nothing would leave. */
 	uid_t uid = (uid_t)-1;
 	gid_t gid = (gid_t)-1;
@@ -271,18 +284,9 @@ int privs_drop(const char *user_group)
 	int n_groups = 0;
 	int r;
 
-	if (user_len == 0 || user_len >= sizeof(user) || (colon && !colon[1]))
-		return -EINVAL;
-	memcpy(user, user_group, user_len);
-	user[user_len] = '\0';
-	r = lookup_user(user, &uid, &gid);
+	r = resolve_user_group(user_group, user, &uid, &gid, &unknown);
 	if (r < 0)
 		return r;
-	if (colon) {
-		r = lookup_group(colon + 1, &gid);
-		if (r < 0)
-			return r;
-	}
 	if (uid == (uid_t)-1 || gid == (gid_t)-1)
 		return -ESRCH;
 
