@@ -11,8 +11,6 @@ RNGD_EGD_SOURCES = \
 
 rngd_rngd_SOURCES += $(RNGD_EGD_SOURCES)
 
-EGD_TEST_CFLAGS = $(AM_CFLAGS) -pthread
-EGD_TEST_LIBS = $(CMOCKA_LIBS) -lpthread
 EGD_RESERVE_TEST_FILES = tests/unit/test_egd_reserve.c rngd/egd_reserve.c rngd/egd_reserve.h
 EGD_PROTO_TEST_FILES = tests/unit/test_egd_proto.c rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h
@@ -30,19 +28,11 @@ EGD_UNIT_TESTS = tests/unit/test_egd_reserve tests/unit/test_egd_proto \
 check_PROGRAMS += $(EGD_UNIT_TESTS)
 TESTS += $(EGD_UNIT_TESTS)
 tests_unit_test_egd_reserve_SOURCES = $(EGD_RESERVE_TEST_FILES)
-tests_unit_test_egd_reserve_CFLAGS = $(EGD_TEST_CFLAGS)
-tests_unit_test_egd_reserve_LDADD = $(EGD_TEST_LIBS)
 tests_unit_test_egd_proto_SOURCES = $(EGD_PROTO_TEST_FILES)
-tests_unit_test_egd_proto_CFLAGS = $(EGD_TEST_CFLAGS)
-tests_unit_test_egd_proto_LDADD = $(EGD_TEST_LIBS)
 tests_unit_test_egd_server_SOURCES = $(EGD_SERVER_TEST_FILES)
-tests_unit_test_egd_server_CFLAGS = $(EGD_TEST_CFLAGS)
-tests_unit_test_egd_server_LDADD = $(EGD_TEST_LIBS)
 # The socket permission race: an attacker's symlink swapped in after bind().
 tests_unit_test_egd_server_LDFLAGS = -Wl,--wrap=bind
 tests_unit_test_egd_share_SOURCES = $(EGD_SHARE_TEST_FILES)
-tests_unit_test_egd_share_CFLAGS = $(EGD_TEST_CFLAGS)
-tests_unit_test_egd_share_LDADD = $(EGD_TEST_LIBS)
 endif
 
 # The fuzz harness: built with ASan+UBSan, it replays a fixed-seed stream
@@ -50,8 +40,8 @@ endif
 check_PROGRAMS += tests/fuzz/test_egd_fuzz
 TESTS += tests/fuzz/test_egd_fuzz
 tests_fuzz_test_egd_fuzz_SOURCES = $(EGD_FUZZ_FILES)
-tests_fuzz_test_egd_fuzz_CFLAGS = $(AM_CFLAGS) -pthread
-tests_fuzz_test_egd_fuzz_LDADD = -lpthread
+tests_fuzz_test_egd_fuzz_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_test_egd_fuzz_LDADD =
 if HAVE_ASAN
 tests_fuzz_test_egd_fuzz_CFLAGS += $(SANITIZE_FLAGS)
 tests_fuzz_test_egd_fuzz_LDFLAGS = $(SANITIZE_FLAGS)

@@ -22,6 +22,4 @@ sbin_PROGRAMS += rngd/rngd
 # main.c's start-up steps, on its struct rngd (rngd/daemon.h).
 RNGD_DAEMON_SOURCES = rngd/daemon.h rngd/daemon_hwrng.c rngd/daemon_egd.c rngd/daemon_checks.c
 rngd_rngd_SOURCES = rngd/main.c $(RNGD_DAEMON_SOURCES) $(RNGD_CORE_SOURCES) $(RNGD_KSINK_SOURCES)
-rngd_rngd_CFLAGS = $(AM_CFLAGS) -pthread
-rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) \
-	$(FIPS_LIBS) -lpthread
+rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS)

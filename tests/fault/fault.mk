@@ -10,7 +10,7 @@ check_SCRIPTS += tests/fault/faultshim.so
 CLEANFILES += tests/fault/faultshim.so
 tests/fault/faultshim.so: $(top_srcdir)/tests/fault/faultshim.c
 	@$(MKDIR_P) tests/fault
-	$(CC) $(AM_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $(top_srcdir)/tests/fault/faultshim.c -ldl -lpthread
+	$(CC) $(AM_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $(top_srcdir)/tests/fault/faultshim.c -ldl
 
 TESTS += tests/fault/fault-reads.sh tests/fault/fault-signals.sh tests/fault/fault-sink.sh
 EXTRA_DIST += \
@@ -30,9 +30,9 @@ EXTRA_PROGRAMS = tests/fault/rngd_asan
 tests_fault_rngd_asan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURCES) \
 	$(FIPS_SOURCES) $(FIPS_HDRS)
 tests_fault_rngd_asan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
-tests_fault_rngd_asan_CFLAGS = $(rngd_rngd_CFLAGS) $(SANITIZE_FLAGS)
+tests_fault_rngd_asan_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tests_fault_rngd_asan_LDFLAGS = $(SANITIZE_FLAGS)
-tests_fault_rngd_asan_LDADD = $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
+tests_fault_rngd_asan_LDADD = $(SOURCES_LIBS) $(FIPS_LIBS)
 CLEANFILES += tests/fault/rngd_asan$(EXEEXT)
 FAULT_ASAN_RNGD += tests/fault/rngd_asan$(EXEEXT)
 endif

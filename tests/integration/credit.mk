@@ -16,7 +16,6 @@ tests_integration_rngd_mockkernel_SOURCES = rngd/main.c $(RNGD_DAEMON_SOURCES) $
 	rngd/privs.c rngd/privs.h rngd/notify.c rngd/notify.h $(RNGD_EGD_SOURCES) \
 	tests/integration/kernel_entropy_mock.c \
 	rngd/startup_watch.c rngd/startup_watch.h $(RNGD_COMPAT_SOURCES)
-tests_integration_rngd_mockkernel_CFLAGS = $(rngd_rngd_CFLAGS)
 tests_integration_rngd_mockkernel_LDADD = $(rngd_rngd_LDADD)
 TESTS += tests/integration/credit-accounting.sh
 EXTRA_DIST += tests/integration/credit-accounting.sh tests/integration/credit-accounting.py

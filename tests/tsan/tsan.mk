@@ -16,7 +16,7 @@ TSAN_CHECK_UNITS += tests/unit/test_daemon_log_tsan
 # The loop: reader threads, their queues, stop, cancel and timed join.
 TSAN_UNIT_TESTS += tests/tsan/test_daemon_loop_tsan
 tests_tsan_test_daemon_loop_tsan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
-tests_tsan_test_daemon_loop_tsan_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_daemon_loop_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_daemon_loop_tsan_LDFLAGS = $(TSAN_FLAGS) $(tests_unit_test_daemon_loop_LDFLAGS)
 tests_tsan_test_daemon_loop_tsan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
 # The EGD server thread, the reserve it shares with the main loop, the
@@ -24,21 +24,17 @@ tests_tsan_test_daemon_loop_tsan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
 TSAN_UNIT_TESTS += tests/tsan/test_egd_server_tsan tests/tsan/test_egd_reserve_tsan \
 	tests/tsan/test_egd_share_tsan tests/tsan/test_egd_proto_tsan
 tests_tsan_test_egd_server_tsan_SOURCES = $(EGD_SERVER_TEST_FILES)
-tests_tsan_test_egd_server_tsan_CFLAGS = $(EGD_TEST_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_egd_server_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_egd_server_tsan_LDFLAGS = $(TSAN_FLAGS) -Wl,--wrap=bind
-tests_tsan_test_egd_server_tsan_LDADD = $(EGD_TEST_LIBS)
 tests_tsan_test_egd_reserve_tsan_SOURCES = $(EGD_RESERVE_TEST_FILES)
-tests_tsan_test_egd_reserve_tsan_CFLAGS = $(EGD_TEST_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_egd_reserve_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_egd_reserve_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_test_egd_reserve_tsan_LDADD = $(EGD_TEST_LIBS)
 tests_tsan_test_egd_share_tsan_SOURCES = $(EGD_SHARE_TEST_FILES)
-tests_tsan_test_egd_share_tsan_CFLAGS = $(EGD_TEST_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_egd_share_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_egd_share_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_test_egd_share_tsan_LDADD = $(EGD_TEST_LIBS)
 tests_tsan_test_egd_proto_tsan_SOURCES = $(EGD_PROTO_TEST_FILES)
-tests_tsan_test_egd_proto_tsan_CFLAGS = $(EGD_TEST_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_egd_proto_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_egd_proto_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_test_egd_proto_tsan_LDADD = $(EGD_TEST_LIBS)
 # The device watch (its uevent socket is polled by the main loop while
 # the readers wait for a device) and the log the readers write to.
 TSAN_UNIT_TESTS += tests/tsan/test_device_watch_tsan
@@ -57,9 +53,9 @@ TSAN_BINARIES += tests/tsan/rngd_tsan tests/tsan/rngd_mockkernel_tsan
 tests_tsan_rngd_tsan_SOURCES = $(rngd_rngd_SOURCES) $(sources_libsources_a_SOURCES) \
 	tests/tsan/tsan_quiet.c
 tests_tsan_rngd_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
-tests_tsan_rngd_tsan_CFLAGS = $(rngd_rngd_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_rngd_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_rngd_tsan_LDFLAGS = $(TSAN_FLAGS)
-tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) -lpthread
+tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS)
 # rngd-mockkernel's TSan build, as rngd_tsan is rngd's: the accounting
 # test and wait-states.sh's kernel-ready state run it (through
 # DAEMON_MOCKKERNEL), as only a mocked kernel lets a test see the pool
@@ -67,7 +63,7 @@ tests_tsan_rngd_tsan_LDADD = fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) -lpthre
 tests_tsan_rngd_mockkernel_tsan_SOURCES = $(tests_integration_rngd_mockkernel_SOURCES) \
 	$(sources_libsources_a_SOURCES) tests/tsan/tsan_quiet.c
 tests_tsan_rngd_mockkernel_tsan_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
-tests_tsan_rngd_mockkernel_tsan_CFLAGS = $(tests_integration_rngd_mockkernel_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_rngd_mockkernel_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_rngd_mockkernel_tsan_LDFLAGS = $(TSAN_FLAGS)
 tests_tsan_rngd_mockkernel_tsan_LDADD = $(tests_tsan_rngd_tsan_LDADD)
 # tests/fault/fault.mk defines EXTRA_PROGRAMS only with ASan.

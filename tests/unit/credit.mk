@@ -7,9 +7,8 @@ check_PROGRAMS += tests/unit/test_daemon_log_tsan
 TESTS += tests/unit/test_daemon_log_tsan
 CREDIT_TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer
 tests_unit_test_daemon_log_tsan_SOURCES = $(DAEMON_LOG_TEST_FILES)
-tests_unit_test_daemon_log_tsan_CFLAGS = $(AM_CFLAGS) -pthread $(CREDIT_TSAN_FLAGS)
+tests_unit_test_daemon_log_tsan_CFLAGS = $(AM_CFLAGS) $(CREDIT_TSAN_FLAGS)
 tests_unit_test_daemon_log_tsan_LDFLAGS = $(CREDIT_TSAN_FLAGS)
-tests_unit_test_daemon_log_tsan_LDADD = $(CMOCKA_LIBS) -lpthread
 endif
 endif
 

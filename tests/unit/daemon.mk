@@ -7,9 +7,8 @@ DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
 DAEMON_POLICY_TEST_FILES = tests/unit/test_daemon_policy.c rngd/policy.c rngd/policy.h
 DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h rngd/block_flow.c rngd/loop_jobs.c rngd/policy.c rngd/reader.c rngd/reader.h rngd/log.c \
 	rngd/credit.c rngd/stats.c rngd/notify.c rngd/hwrng_quality.c rngd/hwrng_quality_state.c rngd/sink_file.c
-DAEMON_LOOP_TEST_CFLAGS = $(AM_CFLAGS) -pthread
 DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) \
-	$(CMOCKA_LIBS) -lm -lpthread
+	$(CMOCKA_LIBS) -lm
 DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c $(TESTS_LIB_ARGV) \
 	rngd/source_set.c rngd/source_set.h rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
@@ -23,13 +22,10 @@ check_PROGRAMS += tests/unit/test_daemon_log tests/unit/test_daemon_loop tests/u
 TESTS += tests/unit/test_daemon_loop tests/unit/test_daemon_policy
 tests_unit_test_daemon_policy_SOURCES = $(DAEMON_POLICY_TEST_FILES)
 tests_unit_test_daemon_loop_SOURCES = $(DAEMON_LOOP_TEST_FILES)
-tests_unit_test_daemon_loop_CFLAGS = $(DAEMON_LOOP_TEST_CFLAGS)
 tests_unit_test_daemon_loop_LDADD = $(DAEMON_LOOP_TEST_LIBS)
 # A reader thread that cannot start (test_reader_start_failure_...).
 tests_unit_test_daemon_loop_LDFLAGS = -Wl,--wrap=pthread_create
 tests_unit_test_daemon_log_SOURCES = $(DAEMON_LOG_TEST_FILES)
-tests_unit_test_daemon_log_CFLAGS = $(AM_CFLAGS) -pthread
-tests_unit_test_daemon_log_LDADD = $(CMOCKA_LIBS) -lpthread
 
 tests_unit_test_daemon_options_SOURCES = $(DAEMON_OPTIONS_TEST_FILES)
 tests_unit_test_daemon_options_LDADD = $(CMOCKA_LIBS) -lm
