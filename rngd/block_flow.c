@@ -19,6 +19,7 @@
 #include "rngd/notify.h"
 #include "rngd/policy.h"
 #include "rngd/reader.h"
+#include "rngd/slot.h"
 
 /* While the kernel pool fills: zero-credit blocks cannot make it ready,
  * so at most one of them a second, and never ahead of a credited one. */
@@ -42,7 +43,7 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 {
 	enum rngd_slot_state st;
 
-	if (!s->enabled || !s->started)
+	if (!s->settings.enabled || !s->started)
 		return RNGD_SLOT_DISABLED;
 	(void)pthread_mutex_lock(&s->lock);
 	if (s->exhausted && s->count == 0)
@@ -134,7 +135,7 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 		c[i] = (struct rngd_pick_candidate){
 			.ready = ready,
 			.credited = ready && !l->cfg.test_mode &&
-				    credit_entropy_per_bit(&s->src, s->credit_explicit) > 0,
+				    credit_entropy_per_bit(&s->src, s->settings.credit_explicit) > 0,
 			.priority = s->src.priority,
 		};
 	}
@@ -240,7 +241,7 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
-	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->credit_explicit));
+	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->settings.credit_explicit));
 	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);
 }
 

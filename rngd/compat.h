@@ -74,7 +74,7 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 int rngd_compat_resolve_sources(struct rngd_options *o);
 
 /* -O SRC alone: SRC's keys and their values in @slots, or -EINVAL. */
-int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,
+int rngd_compat_print_keys(FILE *out, const char *name, struct rngd_slot *slots, size_t n,
 			   char err[RNGD_ERR_MAX]);
 
 #endif

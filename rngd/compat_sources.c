@@ -227,7 +227,7 @@ int rngd_compat_resolve_sources(struct rngd_options *o)
 	return r;
 }
 
-int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *slots, size_t n,
+int rngd_compat_print_keys(FILE *out, const char *name, struct rngd_slot *slots, size_t n,
 			   char err[RNGD_ERR_MAX])
 {
 	bool found = false;
@@ -243,7 +243,7 @@ int rngd_compat_print_keys(FILE *out, const char *name, const struct rngd_slot *
 		name = peer_sources[k].here;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct rng_source *s = &slots[i].src;
+		const struct rng_source *s = rngd_slot_source(rngd_slot_at(slots, i));
 
 		if (strcmp(s->name, name) != 0 && strcmp(s->ops->name, name) != 0)
 			continue;

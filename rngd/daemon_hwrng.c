@@ -13,10 +13,12 @@
 
 static struct rngd_slot *hwrng_slot(struct rngd *d)
 {
-	for (size_t i = 0; i < d->n_slots; i++)
-		if (rngd_slot_source(&d->slots[i])->ops == &rng_source_hwrng_ops &&
-		    rngd_slot_enabled(&d->slots[i]))
-			return &d->slots[i];
+	for (size_t i = 0; i < d->n_slots; i++) {
+		struct rngd_slot *slot = rngd_slot_at(d->slots, i);
+
+		if (rngd_slot_source(slot)->ops == &rng_source_hwrng_ops && rngd_slot_enabled(slot))
+			return slot;
+	}
 	return NULL;
 }
 

@@ -41,6 +41,7 @@
 #include "rngd/notify.h"
 #include "rngd/policy.h"
 #include "rngd/reader.h"
+#include "rngd/slot.h"
 #include "rngd/thread_stack.h"
 #include "sources/close_fd.h"
 
@@ -146,16 +147,6 @@ void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx),
 	l->host_sink = host_sink;
 }
 
-const struct rng_source *rngd_slot_source(const struct rngd_slot *s)
-{
-	return &s->src;
-}
-
-bool rngd_slot_enabled(const struct rngd_slot *s)
-{
-	return s->enabled;
-}
-
 void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w)
 {
 	l->hwrng_watch = w;
@@ -183,7 +174,7 @@ const struct rngd_loop_config *rngd_loop_config(const struct rngd_loop *l)
 static void leave_out(struct rngd_loop *l, struct rngd_slot *s, int level, const char *what)
 {
 	rngd_log(l->log, level, s->src.name, "%s: %s", what, s->src.why);
-	s->enabled = false;
+	s->settings.enabled = false;
 }
 
 /* Probe and open @s once; true if it counts as usable (open, or a named
@@ -193,11 +184,11 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 	int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
 
 	/* A named source that is the wrong kind of thing will not get better. */
-	if (r < 0 && s->explicit && (r == -ENODEV || r == -EINVAL)) {
+	if (r < 0 && s->settings.explicit && (r == -ENODEV || r == -EINVAL)) {
 		leave_out(l, s, LOG_ERR, "cannot be used");
 		return false;
 	}
-	if (r < 0 && !s->explicit) {
+	if (r < 0 && !s->settings.explicit) {
 		leave_out(l, s, LOG_INFO, "not used");
 		return false;
 	}
@@ -206,7 +197,7 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 		leave_out(l, s, LOG_WARNING, "exhausted");
 		return false;
 	}
-	if (r < 0 && !s->explicit) {
+	if (r < 0 && !s->settings.explicit) {
 		leave_out(l, s, LOG_INFO, "not used");
 		return false;
 	}
@@ -217,7 +208,7 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 	s->is_open = true;
 	s->reopens = 1;
 	rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
-		 s->src.why[0] ? " " : "", s->src.why, credit_entropy_per_bit(&s->src, s->credit_explicit),
+		 s->src.why[0] ? " " : "", s->src.why, credit_entropy_per_bit(&s->src, s->settings.credit_explicit),
 		 s->src.priority);
 	return true;
 }
@@ -227,7 +218,7 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 	size_t usable = 0;
 
 	for (size_t i = 0; i < l->n_slots; i++)
-		if (l->slots[i].enabled && open_at_start(l, &l->slots[i]))
+		if (l->slots[i].settings.enabled && open_at_start(l, &l->slots[i]))
 			usable++;
 	return usable;
 }

@@ -10,7 +10,6 @@
 #ifndef RNGD_LOOP_H
 #define RNGD_LOOP_H
 
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,48 +49,22 @@ enum rngd_slot_state {
 
 struct rngd_loop;
 
-/* One source instance and everything the daemon keeps about it. */
-struct rngd_slot {
-	struct rng_source src;
-	struct rngd_loop *loop;
-	bool enabled;
+/*
+ * One source instance and everything the daemon keeps about it: opaque
+ * outside the loop (its definition is rngd/slot.h's). The slots are one
+ * array, made and freed by rngd_slots_new() and rngd_slots_free() and
+ * indexed by rngd_slot_at().
+ */
+struct rngd_slot;
+
+/* What the options decide about a slot beside its source's own keys:
+ * rngd/source_set.c sets them, the loop acts on them. */
+struct rngd_slot_settings {
+	bool enabled;                  /* runs: not left out by -x, -n or the
+					* configuration */
 	bool explicit;                 /* named by -r/-n/-O: failures are warnings */
 	bool credit_explicit;          /* -O SRC:entropy_per_bit given: the source's
 					* default_credit() does not apply */
-	bool started;                  /* has a reader thread */
-	bool abandoned;                /* its thread did not end at shutdown (still
-					* inside a source call): the source's state
-					* is unknown, so it is neither closed nor
-					* destroyed */
-	bool stuck;                    /* that thread still runs (a read asleep in
-					* the kernel, a FIFO open waiting for a
-					* writer): nothing it may touch is freed
-					* before exit */
-
-	/* Shared with the reader thread, under lock. */
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	/* RNGD_QUEUE_BLOCKS blocks, allocated when the reader starts (a
-	 * source that never runs costs no 10 kB), wiped by
-	 * rngd_loop_destroy() and freed with the slot (source_set.c). */
-	struct rngd_block *ring;
-	unsigned int head, count;
-	bool stop, reopen, is_open, exhausted;
-	bool device_events;            /* ENODEV waits for a device event */
-	bool paused;                   /* quarantined: read nothing until the re-test */
-	bool flushed;                  /* the queue was dropped: so is a partial block */
-	uint64_t bytes_read, reopens, read_errors;
-	struct rngd_ratelimit reader_rl;
-
-	/* Main thread only. */
-	struct fips_gate gate;
-	bool gate_ready;
-	struct rngd_quarantine q;      /* failures in a row, quarantine, re-test back-off */
-	bool retest_waiting;           /* quarantined, reader paused until retest_at_ms */
-	uint64_t retest_at_ms;
-	struct rngd_source_stats stats;
-	struct rngd_ratelimit main_rl;
 };
 
 struct rngd_loop_config {
@@ -174,11 +147,31 @@ void rngd_loop_destroy(struct rngd_loop *l);
 /* Log every source's counters (SIGUSR1, exit). */
 void rngd_loop_log_stats(struct rngd_loop *l, const char *why);
 
-const char *rngd_slot_state_name(enum rngd_slot_state s);
-/* A slot's source and whether it runs (not left out by -x, -n or the
- * configuration): the daemon's files read these, never a slot's fields. */
+/* @n zeroed slots (rngd/slot.c), or NULL: out of memory. */
+struct rngd_slot *rngd_slots_new(size_t n);
+/*
+ * Release the first @n slots' sources and free the array. A slot whose
+ * reader was abandoned keeps its source unreleased (its state is
+ * unknown); one whose reader is still stuck in the kernel owns pointers
+ * into the array, so from there on nothing is freed: the process is about
+ * to exit.
+ */
+void rngd_slots_free(struct rngd_slot *slots, size_t n);
+/* The @i-th of @slots: outside the loop a slot is opaque, so no array
+ * index can reach it. */
+struct rngd_slot *rngd_slot_at(struct rngd_slot *slots, size_t i);
+
+/* A slot's source and whether it runs: the daemon's files read these,
+ * never a slot's fields. */
 const struct rng_source *rngd_slot_source(const struct rngd_slot *s);
 bool rngd_slot_enabled(const struct rngd_slot *s);
+/* The same source and the settings, to change in place: while the slots
+ * are built (rngd/source_set.c), and on a reload, between two runs of
+ * the loop. */
+struct rng_source *rngd_slot_source_mut(struct rngd_slot *s);
+struct rngd_slot_settings *rngd_slot_settings(struct rngd_slot *s);
+
+const char *rngd_slot_state_name(enum rngd_slot_state s);
 enum rngd_slot_state rngd_slot_state(struct rngd_slot *s);
 
 /* Reset @slot's gate (a new device behind the same source). */

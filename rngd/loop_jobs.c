@@ -17,6 +17,7 @@
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
+#include "rngd/slot.h"
 
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u

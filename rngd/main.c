@@ -226,9 +226,10 @@ static void log_compat_notes(struct rngd *d)
 	for (size_t i = 0; i < d->opts.n_notes; i++)
 		rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
 	for (size_t i = 0; i < d->n_slots; i++) {
-		const struct rng_source *s = rngd_slot_source(&d->slots[i]);
+		const struct rngd_slot *slot = rngd_slot_at(d->slots, i);
+		const struct rng_source *s = rngd_slot_source(slot);
 
-		if (rngd_slot_enabled(&d->slots[i]) && s->entropy_per_bit != s->ops->default_entropy_per_bit)
+		if (rngd_slot_enabled(slot) && s->entropy_per_bit != s->ops->default_entropy_per_bit)
 			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (default %.3f)",
 				 s->entropy_per_bit, s->ops->default_entropy_per_bit);
 	}
@@ -416,7 +417,7 @@ int main(int argc, char *argv[])
 	if (d.sink_open)
 		d.sink.ops->close(&d.sink);
 	if (d.slots)
-		rngd_source_set_free(d.slots, d.n_slots);
+		rngd_slots_free(d.slots, d.n_slots);
 	rng_close_fd(&d.pidfile_fd);
 	if (d.log.max_level)
 		rngd_log_close(&d.log);

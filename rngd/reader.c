@@ -17,6 +17,7 @@
 
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
+#include "rngd/slot.h"
 #include "rngd/thread_stack.h"
 
 static void wake_main(struct rngd_loop *l)
@@ -323,7 +324,7 @@ int rngd_readers_start(struct rngd_loop *l)
 		struct rngd_slot *s = &l->slots[i];
 		int r;
 
-		if (!s->enabled)
+		if (!s->settings.enabled)
 			continue;
 		if (!s->ring)
 			s->ring = calloc(RNGD_QUEUE_BLOCKS, sizeof(*s->ring));

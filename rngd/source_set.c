@@ -12,10 +12,25 @@
 /* Instances of the file source beyond the first are file.2, file.3, ... */
 #define MAX_FILE_SOURCES 16
 
-static bool name_matches(const struct rngd_slot *s, const char *name)
+/*
+ * What the options change in a slot: its source and its settings. A build
+ * points them into the slots; a reload points them at copies, so that a
+ * bad -O changes nothing.
+ */
+struct slot_view {
+	struct rng_source *src;
+	struct rngd_slot_settings *set;
+};
+
+static struct slot_view view_of(struct rngd_slot *slot)
 {
-	return strcmp(name, "all") == 0 || strcmp(s->src.name, name) == 0 ||
-	       strcmp(s->src.ops->name, name) == 0;
+	return (struct slot_view){ rngd_slot_source_mut(slot), rngd_slot_settings(slot) };
+}
+
+static bool name_matches(const struct slot_view *s, const char *name)
+{
+	return strcmp(name, "all") == 0 || strcmp(s->src->name, name) == 0 ||
+	       strcmp(s->src->ops->name, name) == 0;
 }
 
 /* Split "SRC:KEY:VALUE" (checked well-formed by the option parser). */
@@ -31,7 +46,7 @@ static void split_option(const char *text, char *src, size_t srclen, char *key, 
 }
 
 /* Keys every source has, kept by the daemon; true if @key was one. */
-static int daemon_key(struct rngd_slot *s, const char *key, const char *value, bool *handled,
+static int daemon_key(struct slot_view *s, const char *key, const char *value, bool *handled,
 		      char err[RNGD_ERR_MAX])
 {
 	char *end;
@@ -43,12 +58,12 @@ static int daemon_key(struct rngd_slot *s, const char *key, const char *value, b
 		errno = 0;
 		v = strtod(value, &end);
 		if (errno || *end || !credit_entropy_per_bit_valid(v))
-			return rngd_fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src.name, key, value);
-		if (s->src.ops->credit_fixed && v > s->src.ops->default_entropy_per_bit)
-			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src.name,
-				    key, s->src.ops->name, s->src.ops->default_entropy_per_bit);
-		s->src.entropy_per_bit = v;
-		s->credit_explicit = true;
+			return rngd_fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src->name, key, value);
+		if (s->src->ops->credit_fixed && v > s->src->ops->default_entropy_per_bit)
+			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src->name,
+				    key, s->src->ops->name, s->src->ops->default_entropy_per_bit);
+		s->src->entropy_per_bit = v;
+		s->set->credit_explicit = true;
 		return 0;
 	}
 	if (strcmp(key, "priority") == 0) {
@@ -57,16 +72,16 @@ static int daemon_key(struct rngd_slot *s, const char *key, const char *value, b
 		errno = 0;
 		v = strtol(value, &end, 10);
 		if (errno || *end || !value[0] || v < -1000 || v > 1000)
-			return rngd_fail(err, "-O %s:priority: needs an integer -1000..1000, not '%s'", s->src.name,
+			return rngd_fail(err, "-O %s:priority: needs an integer -1000..1000, not '%s'", s->src->name,
 				    value);
-		s->src.priority = (int)v;
+		s->src->priority = (int)v;
 		return 0;
 	}
 	*handled = false;
 	return 0;
 }
 
-static int apply_option(struct rngd_slot *slots, size_t n, const char *text, bool reapply,
+static int apply_option(struct slot_view *slots, size_t n, const char *text, bool reapply,
 			char err[RNGD_ERR_MAX])
 {
 	char src[64], key[64];
@@ -78,14 +93,14 @@ static int apply_option(struct rngd_slot *slots, size_t n, const char *text, boo
 	bool exact = false;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(slots[i].src.name, src) == 0)
+		if (strcmp(slots[i].src->name, src) == 0)
 			exact = true;
 	for (size_t i = 0; i < n; i++) {
-		struct rngd_slot *s = &slots[i];
+		struct slot_view *s = &slots[i];
 		bool handled;
 		int r;
 
-		if (exact ? strcmp(s->src.name, src) != 0 : strcmp(s->src.ops->name, src) != 0)
+		if (exact ? strcmp(s->src->name, src) != 0 : strcmp(s->src->ops->name, src) != 0)
 			continue;
 		matched = true;
 		r = daemon_key(s, key, value, &handled, err);
@@ -93,15 +108,15 @@ static int apply_option(struct rngd_slot *slots, size_t n, const char *text, boo
 			return r;
 		if (handled || reapply)
 			continue;
-		if (!s->src.ops->set_option)
-			return rngd_fail(err, "-O %s: source %s has no key '%s'", text, s->src.name, key);
-		r = s->src.ops->set_option(&s->src, key, value);
+		if (!s->src->ops->set_option)
+			return rngd_fail(err, "-O %s: source %s has no key '%s'", text, s->src->name, key);
+		r = s->src->ops->set_option(s->src, key, value);
 		if (r == -EINVAL)
-			return rngd_fail(err, "-O %s: source %s: unknown key '%s' or bad value '%s'", text, s->src.name,
+			return rngd_fail(err, "-O %s: source %s: unknown key '%s' or bad value '%s'", text, s->src->name,
 				    key, value);
 		if (r < 0)
 			return rngd_fail(err, "-O %s: %s", text, strerror(-r));
-		s->explicit = true;
+		s->set->explicit = true;
 	}
 	if (!matched)
 		return rngd_fail(err, "-O %s: no source named '%s' (rngd -l lists them)", text, src);
@@ -110,18 +125,18 @@ static int apply_option(struct rngd_slot *slots, size_t n, const char *text, boo
 
 /* rng-tools' -e: a ceiling on the defaults, applied before -O so a credit
  * written per source still wins; it never raises one. */
-static void cap_credit(const struct rngd_options *o, struct rngd_slot *slots, size_t n)
+static void cap_credit(const struct rngd_options *o, struct slot_view *slots, size_t n)
 {
 	if (o->entropy_ceiling < 0.0)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		slots[i].src.credit_ceiling = o->entropy_ceiling;
-		if (slots[i].src.entropy_per_bit > o->entropy_ceiling)
-			slots[i].src.entropy_per_bit = o->entropy_ceiling;
+		slots[i].src->credit_ceiling = o->entropy_ceiling;
+		if (slots[i].src->entropy_per_bit > o->entropy_ceiling)
+			slots[i].src->entropy_per_bit = o->entropy_ceiling;
 	}
 }
 
-static bool known_name(const struct rngd_slot *slots, size_t n, const char *name)
+static bool known_name(const struct slot_view *slots, size_t n, const char *name)
 {
 	if (strcmp(name, "all") == 0)
 		return true;
@@ -136,6 +151,7 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 {
 	size_t n_reg = 0, n_files = 0, n = 0, max;
 	struct rngd_slot *slots;
+	struct slot_view *views;
 	bool registry_file_taken = false;
 	int r = 0;
 
@@ -147,70 +163,77 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 	if (n_files > MAX_FILE_SOURCES)
 		return rngd_fail(err, "at most %d file sources (-r)", MAX_FILE_SOURCES);
 	max = n_reg + n_files;
-	slots = calloc(max ? max : 1, sizeof(*slots));
-	if (!slots)
+	slots = rngd_slots_new(max);
+	views = calloc(max ? max : 1, sizeof(*views));
+	if (!slots || !views) {
+		free(views);
+		rngd_slots_free(slots, 0);
 		return rngd_fail(err, "out of memory");
+	}
+	for (size_t i = 0; i < max; i++)
+		views[i] = view_of(rngd_slot_at(slots, i));
 
 	/* Every compiled-in source is enabled by default; one that cannot
 	 * work here is skipped at start with a log line. */
 	for (const struct rng_source_ops *const *p = rng_source_registry; *p && r == 0; p++) {
-		r = rng_source_init(&slots[n].src, *p);
+		r = rng_source_init(views[n].src, *p);
 		if (r < 0)
 			break;
-		slots[n].enabled = true;
+		views[n].set->enabled = true;
 		n++;
 	}
 	if (r < 0) {
-		rngd_source_set_free(slots, n);
+		free(views);
+		rngd_slots_free(slots, n);
 		return rngd_fail(err, "out of memory");
 	}
-	cap_credit(o, slots, n);
+	cap_credit(o, views, n);
 	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
 		const struct rngd_source_arg *a = &o->source_args[i];
-		struct rngd_slot *file = NULL;
+		struct slot_view *file = NULL;
 
 		switch (a->kind) {
 		case RNGD_SRC_FILE:
 			/* The first -r fills the registry's "file" instance, later ones add file.N. */
 			for (size_t k = 0; k < n && !file && !registry_file_taken; k++)
-				if (slots[k].src.ops == &rng_source_file_ops)
-					file = &slots[k];
+				if (views[k].src->ops == &rng_source_file_ops)
+					file = &views[k];
 			registry_file_taken = true;
 			if (!file) {
 				unsigned int existing = 0;
 
 				for (size_t k = 0; k < n; k++)
-					existing += slots[k].src.ops == &rng_source_file_ops;
-				if (rng_source_init(&slots[n].src, &rng_source_file_ops) < 0) {
+					existing += views[k].src->ops == &rng_source_file_ops;
+				if (rng_source_init(views[n].src, &rng_source_file_ops) < 0) {
 					r = rngd_fail(err, "out of memory");
 					break;
 				}
-				file = &slots[n++];
-				snprintf(file->src.name, sizeof(file->src.name), "file.%u", existing + 1);
+				file = &views[n++];
+				snprintf(file->src->name, sizeof(file->src->name), "file.%u", existing + 1);
 			}
-			r = file->src.ops->set_option(&file->src, "path", a->text);
+			r = file->src->ops->set_option(file->src, "path", a->text);
 			if (r < 0)
 				r = rngd_fail(err, "-r %s: bad path", a->text);
-			file->enabled = true;
-			file->explicit = true;
+			file->set->enabled = true;
+			file->set->explicit = true;
 			break;
 		case RNGD_SRC_EXCLUDE:
 		case RNGD_SRC_INCLUDE:
-			if (!known_name(slots, n, a->text)) {
+			if (!known_name(views, n, a->text)) {
 				r = rngd_fail(err, "-%c %s: no source named '%s' (rngd -l lists them)", a->kind, a->text,
 					 a->text);
 				break;
 			}
 			for (size_t k = 0; k < n; k++) {
-				if (!name_matches(&slots[k], a->text))
+				if (!name_matches(&views[k], a->text))
 					continue;
-				slots[k].enabled = a->kind == RNGD_SRC_INCLUDE;
+				views[k].set->enabled = a->kind == RNGD_SRC_INCLUDE;
 				if (a->kind == RNGD_SRC_INCLUDE && strcmp(a->text, "all") != 0)
-					slots[k].explicit = true;
+					views[k].set->explicit = true;
 			}
 			break;
 		case RNGD_SRC_OPTION:
-			r = apply_option(slots, n, a->text, false, err);
+			r = apply_option(views, n, a->text, false, err);
 			break;
 		}
 	}
@@ -222,13 +245,14 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 	 * earn no credit until a restart (a SIGHUP cannot raise it).
 	 */
 	for (size_t k = 0; k < n && r == 0; k++)
-		if (slots[k].src.ops == &rng_source_file_ops &&
-		    credit_entropy_per_bit(&slots[k].src, slots[k].credit_explicit) > 0 &&
-		    slots[k].src.ops->set_option(&slots[k].src, "state_dir",
-						 o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
+		if (views[k].src->ops == &rng_source_file_ops &&
+		    credit_entropy_per_bit(views[k].src, views[k].set->credit_explicit) > 0 &&
+		    views[k].src->ops->set_option(views[k].src, "state_dir",
+						  o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
 			r = rngd_fail(err, "--state-dir %s: too long", o->state_dir);
+	free(views);
 	if (r < 0) {
-		rngd_source_set_free(slots, n);
+		rngd_slots_free(slots, n);
 		return r;
 	}
 	*out = slots;
@@ -239,7 +263,12 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX])
 {
-	struct rngd_slot *next;
+	/* A slot's source and settings as the reload would leave them. */
+	struct trial {
+		struct rng_source src;
+		struct rngd_slot_settings set;
+	} *next;
+	struct slot_view *views;
 	int r = 0;
 
 	/*
@@ -248,60 +277,57 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 	 * when every -O is valid: a failed reload changes nothing.
 	 */
 	next = calloc(n ? n : 1, sizeof(*next));
-	if (!next)
+	views = calloc(n ? n : 1, sizeof(*views));
+	if (!next || !views) {
+		free(next);
+		free(views);
 		return rngd_fail(err, "out of memory");
+	}
 	/* Back to the defaults first, so a key removed from the config goes away. */
 	for (size_t i = 0; i < n; i++) {
-		next[i].src = slots[i].src;
-		next[i].src.entropy_per_bit = slots[i].src.ops->default_entropy_per_bit;
-		next[i].src.priority = slots[i].src.ops->default_priority;
+		const struct rng_source *live = rngd_slot_source(rngd_slot_at(slots, i));
+
+		next[i].src = *live;
+		next[i].src.entropy_per_bit = live->ops->default_entropy_per_bit;
+		next[i].src.priority = live->ops->default_priority;
 		next[i].src.credit_ceiling = 1.0;
-		next[i].credit_explicit = false;
+		next[i].set.credit_explicit = false;
+		views[i] = (struct slot_view){ &next[i].src, &next[i].set };
 	}
-	cap_credit(o, next, n);
+	cap_credit(o, views, n);
 	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
 		if (o->source_args[i].kind != RNGD_SRC_OPTION)
 			continue;
-		r = apply_option(next, n, o->source_args[i].text, true, err);
+		r = apply_option(views, n, o->source_args[i].text, true, err);
 	}
 	if (r == 0) {
 		for (size_t i = 0; i < n; i++) {
-			slots[i].src.entropy_per_bit = next[i].src.entropy_per_bit;
-			slots[i].src.credit_ceiling = next[i].src.credit_ceiling;
-			slots[i].src.priority = next[i].src.priority;
-			slots[i].credit_explicit = next[i].credit_explicit;
+			struct slot_view live = view_of(rngd_slot_at(slots, i));
+
+			live.src->entropy_per_bit = next[i].src.entropy_per_bit;
+			live.src->credit_ceiling = next[i].src.credit_ceiling;
+			live.src->priority = next[i].src.priority;
+			live.set->credit_explicit = next[i].set.credit_explicit;
 		}
 	}
+	free(views);
 	free(next);
 	return r;
-}
-
-void rngd_source_set_free(struct rngd_slot *slots, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		/* A reader still asleep in the kernel owns pointers into the
-		 * array: the process is about to exit, so leave it. */
-		if (slots[i].stuck)
-			return;
-		if (!slots[i].abandoned)
-			rng_source_release(&slots[i].src);
-		free(slots[i].ring);
-	}
-	free(slots);
 }
 
 void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n)
 {
 	fprintf(out, "%-10s %-8s %-8s %-7s %s\n", "SOURCE", "USABLE", "ENTROPY", "PRIO", "DETAILS");
 	for (size_t i = 0; i < n; i++) {
-		struct rngd_slot *s = &slots[i];
-		int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+		struct slot_view s = view_of(rngd_slot_at(slots, i));
+		int r = s.src->ops->probe ? s.src->ops->probe(s.src) : 0;
 		const char *usable = r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
 
-		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s->src.name, usable, credit_entropy_per_bit(&s->src, s->credit_explicit),
-			s->src.priority, s->src.ops->summary ? s->src.ops->summary : "",
-			s->src.why[0] ? " [" : "", s->src.why, s->src.why[0] ? "]" : "");
-		if (!s->enabled)
+		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s.src->name, usable,
+			credit_entropy_per_bit(s.src, s.set->credit_explicit), s.src->priority,
+			s.src->ops->summary ? s.src->ops->summary : "", s.src->why[0] ? " [" : "", s.src->why,
+			s.src->why[0] ? "]" : "");
+		if (!s.set->enabled)
 			fprintf(out, "%-10s (disabled by -x)\n", "");
 	}
 }

@@ -11,7 +11,8 @@
 #include "rngd/loop.h"
 #include "rngd/options.h"
 
-/* Build the slots (calloc'd array in *out). 0 or -EINVAL with err set. */
+/* Build the slots (an array from rngd_slots_new() in *out, for
+ * rngd_slots_free()). 0 or -EINVAL with err set. */
 int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, size_t *n,
 			  char err[RNGD_ERR_MAX]);
 
@@ -22,8 +23,6 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
  */
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX]);
-
-void rngd_source_set_free(struct rngd_slot *slots, size_t n);
 
 /* rngd -l: every compiled-in source, usable here or why not. */
 void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n);

@@ -27,6 +27,7 @@
 #include "tests/lib/test_main.h"
 
 #include "rngd/loop.h"
+#include "rngd/slot.h"
 
 /* ---- fake source ------------------------------------------------------ */
 
@@ -214,7 +215,7 @@ static struct rngd_slot *fake_slots_new(struct fake_source *src, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(rng_source_init(&slots[i].src, &fake_ops), 0);
 		slots[i].src.priv = &src[i];
-		slots[i].enabled = true;
+		slots[i].settings.enabled = true;
 	}
 	return slots;
 }
@@ -237,7 +238,7 @@ struct run {
 
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink);
 
-/* The slots and the queues their readers were given (source_set.c frees them in rngd). */
+/* The slots and the queues their readers were given (rngd_slots_free() frees them in rngd). */
 static void free_slots(struct rngd_slot *slots, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -273,7 +274,7 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	pthread_t t;
 
 	r->slot = fake_slot_new(&r->src);
-	r->slot->explicit = r->src.open_fails;  /* kept, retrying, like a named device */
+	r->slot->settings.explicit = r->src.open_fails;  /* kept, retrying, like a named device */
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 1);
@@ -641,7 +642,7 @@ static void test_credited_first_while_filling(void **state)
 	default_cfg(&cfg);
 	slots[0].src.entropy_per_bit = 0.0;
 	slots[0].src.priority = 100;
-	slots[0].credit_explicit = true;
+	slots[0].settings.credit_explicit = true;
 	slots[1].src.priority = -100;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, slots, 2, &cfg), 0);

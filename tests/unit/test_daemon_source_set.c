@@ -43,10 +43,30 @@ static int build(struct set *s, ...)
 
 static struct rngd_slot *find(struct set *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->slots[i].src.name, name) == 0)
-			return &s->slots[i];
+	for (size_t i = 0; i < s->n; i++) {
+		struct rngd_slot *slot = rngd_slot_at(s->slots, i);
+
+		if (strcmp(rngd_slot_source(slot)->name, name) == 0)
+			return slot;
+	}
 	return NULL;
+}
+
+/* The source and the settings of the slot named @name, which exists. */
+static const struct rng_source *source_of(struct set *s, const char *name)
+{
+	struct rngd_slot *slot = find(s, name);
+
+	assert_non_null(slot);
+	return rngd_slot_source(slot);
+}
+
+static const struct rngd_slot_settings *settings_of(struct set *s, const char *name)
+{
+	struct rngd_slot *slot = find(s, name);
+
+	assert_non_null(slot);
+	return rngd_slot_settings(slot);
 }
 
 static void test_every_built_source_enabled_at_its_default_credit(void **state)
@@ -60,13 +80,16 @@ static void test_every_built_source_enabled_at_its_default_credit(void **state)
 		n_reg++;
 	assert_int_equal(s.n, n_reg);
 	for (size_t i = 0; i < s.n; i++) {
-		assert_true(s.slots[i].enabled);
-		assert_false(s.slots[i].explicit);
-		assert_true(s.slots[i].src.entropy_per_bit == s.slots[i].src.ops->default_entropy_per_bit);
+		struct rngd_slot *slot = rngd_slot_at(s.slots, i);
+		const struct rng_source *src = rngd_slot_source(slot);
+
+		assert_true(rngd_slot_settings(slot)->enabled);
+		assert_false(rngd_slot_settings(slot)->explicit);
+		assert_true(src->entropy_per_bit == src->ops->default_entropy_per_bit);
 	}
 	assert_non_null(find(&s, "hwrng"));
 	assert_non_null(find(&s, "file"));
-	rngd_source_set_free(s.slots, s.n);
+	rngd_slots_free(s.slots, s.n);
 }
 
 static void test_file_instances(void **state)
@@ -79,9 +102,9 @@ static void test_file_instances(void **state)
 	assert_non_null(find(&s, "file.2"));
 	assert_non_null(find(&s, "file.3"));
 	assert_null(find(&s, "file.4"));
-	assert_true(find(&s, "file.3")->explicit);
-	assert_true(find(&s, "file.3")->enabled);
-	rngd_source_set_free(s.slots, s.n);
+	assert_true(settings_of(&s, "file.3")->explicit);
+	assert_true(settings_of(&s, "file.3")->enabled);
+	rngd_slots_free(s.slots, s.n);
 }
 
 static void test_exclude_include_order(void **state)
@@ -90,20 +113,23 @@ static void test_exclude_include_order(void **state)
 
 	(void)state;
 	assert_int_equal(build(&s, "-x", "all", "-n", "hwrng", NULL), 0);
-	for (size_t i = 0; i < s.n; i++)
-		assert_int_equal(s.slots[i].enabled, strcmp(s.slots[i].src.name, "hwrng") == 0);
-	assert_true(find(&s, "hwrng")->explicit);
-	rngd_source_set_free(s.slots, s.n);
+	for (size_t i = 0; i < s.n; i++) {
+		struct rngd_slot *slot = rngd_slot_at(s.slots, i);
+
+		assert_int_equal(rngd_slot_enabled(slot), strcmp(rngd_slot_source(slot)->name, "hwrng") == 0);
+	}
+	assert_true(settings_of(&s, "hwrng")->explicit);
+	rngd_slots_free(s.slots, s.n);
 
 	assert_int_equal(build(&s, "-n", "hwrng", "-x", "hwrng", NULL), 0);
-	assert_false(find(&s, "hwrng")->enabled);
-	rngd_source_set_free(s.slots, s.n);
+	assert_false(settings_of(&s, "hwrng")->enabled);
+	rngd_slots_free(s.slots, s.n);
 
 	/* -r after -x all still enables its file instance. */
 	assert_int_equal(build(&s, "-x", "all", "-r", "/a", NULL), 0);
-	assert_true(find(&s, "file")->enabled);
-	assert_false(find(&s, "hwrng")->enabled);
-	rngd_source_set_free(s.slots, s.n);
+	assert_true(settings_of(&s, "file")->enabled);
+	assert_false(settings_of(&s, "hwrng")->enabled);
+	rngd_slots_free(s.slots, s.n);
 }
 
 static void test_source_options(void **state)
@@ -113,14 +139,14 @@ static void test_source_options(void **state)
 	(void)state;
 	assert_int_equal(build(&s, "-r", "/a", "-r", "/b", "-O", "file.2:priority:7", "-O",
 			       "hwrng:entropy_per_bit:0.9", NULL), 0);
-	assert_int_equal(find(&s, "file.2")->src.priority, 7);
-	assert_int_equal(find(&s, "file")->src.priority, rng_source_file_ops.default_priority);
-	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.9);
-	rngd_source_set_free(s.slots, s.n);
+	assert_int_equal(source_of(&s, "file.2")->priority, 7);
+	assert_int_equal(source_of(&s, "file")->priority, rng_source_file_ops.default_priority);
+	assert_true(source_of(&s, "hwrng")->entropy_per_bit == 0.9);
+	rngd_slots_free(s.slots, s.n);
 
 	assert_int_equal(build(&s, "-O", "hwrng:device:/dev/urandom", NULL), 0);
-	assert_true(find(&s, "hwrng")->explicit);
-	rngd_source_set_free(s.slots, s.n);
+	assert_true(settings_of(&s, "hwrng")->explicit);
+	rngd_slots_free(s.slots, s.n);
 }
 
 static void test_bad_selection_or_key_refused_with_its_reason(void **state)
@@ -159,15 +185,15 @@ static void test_reapply(void **state)
 
 	(void)state;
 	assert_int_equal(build(&s, "-O", "hwrng:priority:50", "-r", "/a", NULL), 0);
-	assert_int_equal(find(&s, "hwrng")->src.priority, 50);
+	assert_int_equal(source_of(&s, "hwrng")->priority, 50);
 	rngd_options_init(&o);
 	assert_int_equal(rngd_options_parse_argv(&o, 3, argv, s.err), 0);
 	assert_int_equal(rngd_source_set_reapply(&o, s.slots, s.n, s.err), 0);
 	/* A key gone from the configuration returns to its default. */
-	assert_int_equal(find(&s, "hwrng")->src.priority, rng_source_hwrng_ops.default_priority);
-	assert_true(find(&s, "file")->src.entropy_per_bit == 0.25);
+	assert_int_equal(source_of(&s, "hwrng")->priority, rng_source_hwrng_ops.default_priority);
+	assert_true(source_of(&s, "file")->entropy_per_bit == 0.25);
 	rngd_options_free(&o);
-	rngd_source_set_free(s.slots, s.n);
+	rngd_slots_free(s.slots, s.n);
 }
 
 /* Issue 12.2: a reload that fails at a later line changes nothing at all. */
@@ -181,19 +207,19 @@ static void test_failed_reapply_changes_nothing(void **state)
 	(void)state;
 	assert_int_equal(build(&s, "-O", "hwrng:entropy_per_bit:0.1", "-O", "hwrng:priority:40", "-r", "/a", NULL),
 			 0);
-	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.1);
-	assert_true(find(&s, "hwrng")->credit_explicit);
+	assert_true(source_of(&s, "hwrng")->entropy_per_bit == 0.1);
+	assert_true(settings_of(&s, "hwrng")->credit_explicit);
 	rngd_options_init(&o);
 	assert_int_equal(rngd_options_parse_argv(&o, 7, argv, s.err), 0);
 	assert_int_equal(rngd_source_set_reapply(&o, s.slots, s.n, s.err), -EINVAL);
 	assert_non_null(strstr(s.err, "nonsense"));
 	/* Not the built-in 0.5, not the new 0.3: the old configuration, whole. */
-	assert_true(find(&s, "hwrng")->src.entropy_per_bit == 0.1);
-	assert_true(find(&s, "hwrng")->credit_explicit);
-	assert_int_equal(find(&s, "hwrng")->src.priority, 40);
-	assert_int_equal(find(&s, "file")->src.priority, rng_source_file_ops.default_priority);
+	assert_true(source_of(&s, "hwrng")->entropy_per_bit == 0.1);
+	assert_true(settings_of(&s, "hwrng")->credit_explicit);
+	assert_int_equal(source_of(&s, "hwrng")->priority, 40);
+	assert_int_equal(source_of(&s, "file")->priority, rng_source_file_ops.default_priority);
 	rngd_options_free(&o);
-	rngd_source_set_free(s.slots, s.n);
+	rngd_slots_free(s.slots, s.n);
 }
 
 RNGD_TEST_MAIN(

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A slot's fields: one source instance, its reader thread's state and
+ * queue, its gate, quarantine and counters. Only the loop's own files
+ * (loop.c, reader.c, block_flow.c, loop_jobs.c, slot.c) and the loop's
+ * unit test include this; everything else holds a struct rngd_slot * and
+ * calls rngd/loop.h's rngd_slot_*() functions.
+ */
+#ifndef RNGD_SLOT_H
+#define RNGD_SLOT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fips/fips.h"
+#include "rngd/log.h"
+#include "rngd/loop.h"
+#include "rngd/policy.h"
+#include "rngd/stats.h"
+#include "sources/source.h"
+
+struct rngd_slot {
+	struct rng_source src;
+	struct rngd_loop *loop;
+	struct rngd_slot_settings settings;
+	bool started;                  /* has a reader thread */
+	bool abandoned;                /* its thread did not end at shutdown (still
+					* inside a source call): the source's state
+					* is unknown, so it is neither closed nor
+					* destroyed */
+	bool stuck;                    /* that thread still runs (a read asleep in
+					* the kernel, a FIFO open waiting for a
+					* writer): nothing it may touch is freed
+					* before exit */
+
+	/* Shared with the reader thread, under lock. */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* RNGD_QUEUE_BLOCKS blocks, allocated when the reader starts (a
+	 * source that never runs costs no 10 kB), wiped by
+	 * rngd_loop_destroy() and freed with the slot (rngd_slots_free()). */
+	struct rngd_block *ring;
+	unsigned int head, count;
+	bool stop, reopen, is_open, exhausted;
+	bool device_events;            /* ENODEV waits for a device event */
+	bool paused;                   /* quarantined: read nothing until the re-test */
+	bool flushed;                  /* the queue was dropped: so is a partial block */
+	uint64_t bytes_read, reopens, read_errors;
+	struct rngd_ratelimit reader_rl;
+
+	/* Main thread only. */
+	struct fips_gate gate;
+	bool gate_ready;
+	struct rngd_quarantine q;      /* failures in a row, quarantine, re-test back-off */
+	bool retest_waiting;           /* quarantined, reader paused until retest_at_ms */
+	uint64_t retest_at_ms;
+	struct rngd_source_stats stats;
+	struct rngd_ratelimit main_rl;
+};
+
+#endif
