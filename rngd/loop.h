@@ -167,7 +167,10 @@ const struct rng_source *rngd_slot_source(const struct rngd_slot *s);
 bool rngd_slot_enabled(const struct rngd_slot *s);
 /* The same source and the settings, to change in place: while the slots
  * are built (rngd/source_set.c), and on a reload, between two runs of
- * the loop. */
+ * the loop. The readers still run then and read and write a source's
+ * name, why and priv: a reload changes only the daemon's keys
+ * (entropy_per_bit, credit_ceiling, priority) and the settings, which
+ * only the main thread reads. */
 struct rng_source *rngd_slot_source_mut(struct rngd_slot *s);
 struct rngd_slot_settings *rngd_slot_settings(struct rngd_slot *s);
 

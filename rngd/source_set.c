@@ -272,9 +272,12 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 	int r = 0;
 
 	/*
-	 * The new settings are built on copies of the sources (name, ops and
-	 * the daemon's keys; no queue, no tested bytes) and committed only
-	 * when every -O is valid: a failed reload changes nothing.
+	 * The new settings are built on trial sources that hold only a
+	 * source's name, ops and the daemon's keys, and are committed only
+	 * when every -O is valid: a failed reload changes nothing. Nothing
+	 * else is copied: the readers still run and write a source's why
+	 * (and its priv) as they re-open it, and a reload calls no source's
+	 * own set_option(), so a trial has no priv.
 	 */
 	next = calloc(n ? n : 1, sizeof(*next));
 	views = calloc(n ? n : 1, sizeof(*views));
@@ -287,7 +290,8 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 	for (size_t i = 0; i < n; i++) {
 		const struct rng_source *live = rngd_slot_source(rngd_slot_at(slots, i));
 
-		next[i].src = *live;
+		next[i].src.ops = live->ops;
+		memcpy(next[i].src.name, live->name, sizeof(next[i].src.name));
 		next[i].src.entropy_per_bit = live->ops->default_entropy_per_bit;
 		next[i].src.priority = live->ops->default_priority;
 		next[i].src.credit_ceiling = 1.0;

@@ -19,6 +19,12 @@ tests_tsan_test_daemon_loop_tsan_SOURCES = $(DAEMON_LOOP_TEST_FILES)
 tests_tsan_test_daemon_loop_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
 tests_tsan_test_daemon_loop_tsan_LDFLAGS = $(TSAN_FLAGS) $(tests_unit_test_daemon_loop_LDFLAGS)
 tests_tsan_test_daemon_loop_tsan_LDADD = $(DAEMON_LOOP_TEST_LIBS)
+# A SIGHUP's reload beside a reader that re-opens its source.
+TSAN_UNIT_TESTS += tests/tsan/test_daemon_source_set_tsan
+tests_tsan_test_daemon_source_set_tsan_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
+tests_tsan_test_daemon_source_set_tsan_CFLAGS = $(AM_CFLAGS) $(TSAN_FLAGS)
+tests_tsan_test_daemon_source_set_tsan_LDFLAGS = $(TSAN_FLAGS)
+tests_tsan_test_daemon_source_set_tsan_LDADD = $(DAEMON_SOURCE_SET_LIBS)
 # The EGD server thread, the reserve it shares with the main loop, the
 # sharing sink in front of it.
 TSAN_UNIT_TESTS += tests/tsan/test_egd_server_tsan tests/tsan/test_egd_reserve_tsan \

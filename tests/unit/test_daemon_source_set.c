@@ -3,9 +3,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -222,6 +226,56 @@ static void test_failed_reapply_changes_nothing(void **state)
 	rngd_slots_free(s.slots, s.n);
 }
 
+/* A reader re-opening its source, as it may while a SIGHUP is answered:
+ * it writes the source's why (rng_source_why()) and nothing the reload
+ * commits. */
+struct reopening_reader {
+	struct rng_source *src;
+	bool stop;
+	unsigned int opens;
+};
+
+static void *reopen_until_stopped(void *arg)
+{
+	struct reopening_reader *r = arg;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		snprintf(r->src->why, sizeof(r->src->why), "cannot open: attempt %u", r->opens);
+		__atomic_add_fetch(&r->opens, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* The reload reads a source's name and ops, never what its reader writes:
+ * under ThreadSanitizer (tests/tsan/test_daemon_source_set_tsan) a copy
+ * of the whole source is a data race on why. */
+static void test_reapply_beside_a_reopening_reader(void **state)
+{
+	struct rngd_options o;
+	struct set s;
+	struct reopening_reader reader = { 0 };
+	pthread_t thread;
+	char *argv[] = { "rngd", "-O", "file:priority:9", NULL };
+
+	(void)state;
+	assert_int_equal(build(&s, "-r", "/a", NULL), 0);
+	reader.src = rngd_slot_source_mut(find(&s, "file"));
+	rngd_options_init(&o);
+	assert_int_equal(rngd_options_parse_argv(&o, 3, argv, s.err), 0);
+	assert_int_equal(pthread_create(&thread, NULL, reopen_until_stopped, &reader), 0);
+	/* Reloads while it writes, not before it began. */
+	while (__atomic_load_n(&reader.opens, __ATOMIC_RELAXED) == 0)
+		sched_yield();
+	for (int i = 0; i < 200; i++)
+		assert_int_equal(rngd_source_set_reapply(&o, s.slots, s.n, s.err), 0);
+	__atomic_store_n(&reader.stop, true, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	assert_int_equal(source_of(&s, "file")->priority, 9);
+	assert_non_null(strstr(source_of(&s, "file")->why, "cannot open: attempt"));
+	rngd_options_free(&o);
+	rngd_slots_free(s.slots, s.n);
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_every_built_source_enabled_at_its_default_credit),
 	cmocka_unit_test(test_file_instances),
@@ -229,5 +283,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_source_options),
 	cmocka_unit_test(test_bad_selection_or_key_refused_with_its_reason),
 	cmocka_unit_test(test_reapply),
-	cmocka_unit_test(test_failed_reapply_changes_nothing)
+	cmocka_unit_test(test_failed_reapply_changes_nothing),
+	cmocka_unit_test(test_reapply_beside_a_reopening_reader)
 )
