@@ -31,7 +31,7 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	const char *who;
 	int r;
 
-	if (!hw || !rngd_slot_is_open(hw) || !d->sink_is_kernel)
+	if (!hw || !rngd_slot_reader_snapshot(hw).open || !d->sink_is_kernel)
 		return;
 	who = rngd_slot_source(hw)->name;
 	if (!d->opts.take_credit) {

@@ -101,12 +101,12 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 		 * one. No device open (waiting after ENODEV, or for a node it
 		 * may now open): it tries again now. A reader busy with the
 		 * same device is left alone (boot loads modules by the dozen). */
-		if (look(w, now, "device event") || !rngd_slot_is_open(w->slot))
+		if (look(w, now, "device event") || !rngd_slot_reader_snapshot(w->slot).open)
 			rngd_slot_wake(w->slot);
 		w->next_check_ms = now + HWRNG_FOLLOWUP_MS;
 		return w->next_check_ms;
 	}
-	errors = rngd_slot_read_errors(w->slot);
+	errors = rngd_slot_reader_snapshot(w->slot).read_errors;
 	if (errors != w->errors_seen) {
 		w->errors_seen = errors;
 		/* A new device is already being read by the same fd; no wake

@@ -258,24 +258,15 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-bool rngd_slot_is_open(struct rngd_slot *s)
+struct rngd_reader_snapshot rngd_slot_reader_snapshot(struct rngd_slot *s)
 {
-	bool open;
+	struct rngd_reader_snapshot snap;
 
 	(void)pthread_mutex_lock(&s->lock);
-	open = s->is_open;
+	snap.open = s->is_open;
+	snap.read_errors = s->read_errors;
 	(void)pthread_mutex_unlock(&s->lock);
-	return open;
-}
-
-uint64_t rngd_slot_read_errors(struct rngd_slot *s)
-{
-	uint64_t n;
-
-	(void)pthread_mutex_lock(&s->lock);
-	n = s->read_errors;
-	(void)pthread_mutex_unlock(&s->lock);
-	return n;
+	return snap;
 }
 
 void rngd_slot_set_device_events(struct rngd_slot *s, bool on)

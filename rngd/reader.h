@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "rngd/loop.h"
 
@@ -27,11 +28,15 @@ bool rngd_slot_take(struct rngd_slot *s, struct rngd_block *out);
  * until called again with false. */
 void rngd_slot_flush_pause(struct rngd_slot *s, bool pause);
 
-/* Whether @s's source is open now (its reader may change that at once). */
-bool rngd_slot_is_open(struct rngd_slot *s);
+/* What @s's reader thread shares with the main thread, copied under one
+ * lock: the fields agree with each other at one instant, though the
+ * reader may change any of them right after. */
+struct rngd_reader_snapshot {
+	bool open;             /* its source is open now */
+	uint64_t read_errors;  /* ends of data and read errors met so far */
+};
 
-/* How many times @s's reader met end of data or a read error so far. */
-uint64_t rngd_slot_read_errors(struct rngd_slot *s);
+struct rngd_reader_snapshot rngd_slot_reader_snapshot(struct rngd_slot *s);
 
 /* @on: a read that finds no device (ENODEV) waits for a device event
  * (rngd_slot_wake) instead of backing off, up to RNGD_DEVICE_WAIT_MS. */
