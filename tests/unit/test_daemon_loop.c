@@ -27,6 +27,7 @@
 #include "tests/lib/test_main.h"
 
 #include "rngd/loop.h"
+#include "rngd/reader.h"
 #include "rngd/slot.h"
 
 /* ---- fake source ------------------------------------------------------ */
@@ -607,6 +608,34 @@ static void test_queue_wiped(void **state)
 	assert_true(all_zero(r->slot->ring, RNGD_QUEUE_BLOCKS * sizeof(*r->slot->ring)));
 }
 
+/* The snapshot copies each field from its own place: a reader open after
+ * errors must not look closed, nor its read errors show 0 or the reopens
+ * counter beside them. */
+static void test_reader_snapshot_fields(void **state)
+{
+	struct fake_source src = { 0 };
+	struct rngd_slot *slot = fake_slot_new(&src);
+	struct rngd_reader_snapshot snap;
+
+	(void)state;
+	assert_int_equal(pthread_mutex_init(&slot->lock, NULL), 0);
+	snap = rngd_slot_reader_snapshot(slot);
+	assert_false(snap.open);
+	assert_int_equal(snap.read_errors, 0);
+	slot->is_open = true;
+	slot->read_errors = 3;
+	slot->reopens = 5;
+	snap = rngd_slot_reader_snapshot(slot);
+	assert_true(snap.open);
+	assert_int_equal(snap.read_errors, 3);
+	slot->is_open = false;
+	snap = rngd_slot_reader_snapshot(slot);
+	assert_false(snap.open);
+	assert_int_equal(snap.read_errors, 3);
+	(void)pthread_mutex_destroy(&slot->lock);
+	free_slot(slot);
+}
+
 /* A sink that says the kernel pool is still filling (credit counts). */
 static void filling_counters(const struct rng_sink *s, struct rng_sink_counters *out)
 {
@@ -839,6 +868,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_open_failure_backs_off),
 	RNGD_FIXTURE_TEST(test_stalled_fifo_sink_sleeps),
 	RNGD_FIXTURE_TEST(test_queue_wiped),
+	cmocka_unit_test(test_reader_snapshot_fields),
 	cmocka_unit_test(test_credited_first_while_filling),
 	cmocka_unit_test(test_set_config_keeps_test_mode),
 	cmocka_unit_test(test_reader_start_failure_ends_through_the_exit_path),
