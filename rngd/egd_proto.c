@@ -271,7 +271,7 @@ size_t egd_conn_serve(struct egd_conn *c, struct egd_reserve *r, const struct eg
 		uint8_t *o = c->out + c->out_len;
 
 		if (req->cmd == EGD_CMD_LEVEL) {
-			size_t held = egd_reserve_held(r);
+			size_t held = egd_reserve_snapshot(r).held;
 			uint32_t v = held > UINT32_MAX ? UINT32_MAX : (uint32_t)held;
 
 			if (room < 4)

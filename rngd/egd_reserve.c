@@ -110,30 +110,15 @@ size_t egd_reserve_take(struct egd_reserve *r, uint8_t *out, size_t len)
 	return n;
 }
 
-size_t egd_reserve_held(struct egd_reserve *r)
+struct egd_reserve_snapshot egd_reserve_snapshot(struct egd_reserve *r)
 {
-	size_t n;
+	struct egd_reserve_snapshot snap;
 
 	(void)pthread_mutex_lock(&r->lock);
-	n = r->held;
+	snap.held = r->held;
+	snap.want = r->held <= r->low_water ? r->capacity - r->held : 0;
+	snap.bytes_in = r->bytes_in;
+	snap.bytes_out = r->bytes_out;
 	(void)pthread_mutex_unlock(&r->lock);
-	return n;
-}
-
-size_t egd_reserve_want(struct egd_reserve *r)
-{
-	size_t n;
-
-	(void)pthread_mutex_lock(&r->lock);
-	n = r->held <= r->low_water ? r->capacity - r->held : 0;
-	(void)pthread_mutex_unlock(&r->lock);
-	return n;
-}
-
-void egd_reserve_counters(struct egd_reserve *r, uint64_t *bytes_in, uint64_t *bytes_out)
-{
-	(void)pthread_mutex_lock(&r->lock);
-	*bytes_in = r->bytes_in;
-	*bytes_out = r->bytes_out;
-	(void)pthread_mutex_unlock(&r->lock);
+	return snap;
 }

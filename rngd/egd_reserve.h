@@ -7,13 +7,14 @@
  *     (rngd/egd_share.c decides which); never read back from /dev/random.
  *   - First in, first out; each byte is taken once, by one client: take()
  *     copies it out and wipes its place, so no byte can be served twice.
- *   - Bounded: put() accepts at most the free space. want() asks for more
- *     only once the reserve has fallen to its low-water mark, so the loop
- *     hands over whole parts instead of trickling a few bytes per take.
+ *   - Bounded: put() accepts at most the free space. It wants more (the
+ *     snapshot's want) only once it has fallen to its low-water mark, so
+ *     the loop hands over whole parts instead of trickling a few bytes
+ *     per take.
  *   - Thread-safe: the loop puts from the main thread, the EGD server
  *     takes from its own thread. Two optional eventfds are poked: one
  *     when bytes arrive (the server wakes its waiting clients), one when
- *     want() turns non-zero (the loop asks its sources again).
+ *     want turns non-zero (the loop asks its sources again).
  */
 #ifndef RNGD_EGD_RESERVE_H
 #define RNGD_EGD_RESERVE_H
@@ -35,9 +36,9 @@ struct egd_reserve {
 	size_t capacity;
 	size_t head;          /* oldest byte */
 	size_t held;
-	size_t low_water;     /* want() is 0 while held > low_water */
+	size_t low_water;     /* want is 0 while held > low_water */
 	int data_fd;          /* poked after put() added bytes; -1: none */
-	int want_fd;          /* poked when want() becomes non-zero; -1: none */
+	int want_fd;          /* poked when want becomes non-zero; -1: none */
 	uint64_t bytes_in, bytes_out;
 };
 
@@ -63,14 +64,18 @@ size_t egd_reserve_put(struct egd_reserve *r, const uint8_t *buf, size_t len);
  * how many. */
 size_t egd_reserve_take(struct egd_reserve *r, uint8_t *out, size_t len);
 
-/* Bytes held ready (the EGD "entropy level"). */
-size_t egd_reserve_held(struct egd_reserve *r);
+/* The reserve's level and totals, copied under one lock: they agree with
+ * each other at one instant (bytes_in - bytes_out == held), though a put
+ * or take on another thread may change them right after. */
+struct egd_reserve_snapshot {
+	size_t held;          /* bytes ready (the EGD "entropy level") */
+	size_t want;          /* bytes it asks for now: the free space once held
+			       * has fallen to the low-water mark, else 0; a
+			       * demand like rng_sink_ops.demand() */
+	uint64_t bytes_in;    /* totals since init, for statistics */
+	uint64_t bytes_out;
+};
 
-/* Bytes the reserve asks for now: the free space once held has fallen to
- * the low-water mark, else 0. A demand like rng_sink_ops.demand(). */
-size_t egd_reserve_want(struct egd_reserve *r);
-
-/* Totals since init, for statistics. */
-void egd_reserve_counters(struct egd_reserve *r, uint64_t *bytes_in, uint64_t *bytes_out);
+struct egd_reserve_snapshot egd_reserve_snapshot(struct egd_reserve *r);
 
 #endif

@@ -346,19 +346,21 @@ uint64_t egd_server_bytes_served(struct egd_server *s)
 
 void egd_server_log_stats(struct egd_server *s, const char *why)
 {
-	uint64_t in = 0, out = 0, served;
-	size_t held;
+	struct egd_reserve_snapshot reserve;
+	uint64_t served;
 
 	if (!s->clients)
 		return;
 	served = egd_server_bytes_served(s);
-	egd_reserve_counters(s->reserve, &in, &out);
-	held = egd_reserve_held(s->reserve);
+	/* Held and bytes in from one instant: a put or take between two
+	 * locked reads would log them out of step. */
+	reserve = egd_reserve_snapshot(s->reserve);
 	(void)pthread_mutex_lock(&s->lock);
 	rngd_log(s->log, LOG_NOTICE, WHO,
 		 "%s: %s: clients connected %zu, accepted %" PRIu64 ", refused %" PRIu64 ", dropped %" PRIu64
 		 ", bytes served %" PRIu64 ", reserve bytes in %" PRIu64 ", held %zu",
-		 why, s->path, s->n_clients, s->accepted, s->refused, s->dropped, served, in, held);
+		 why, s->path, s->n_clients, s->accepted, s->refused, s->dropped, served,
+		 reserve.bytes_in, reserve.held);
 	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
 		char name[64];

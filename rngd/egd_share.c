@@ -14,7 +14,7 @@ static size_t share_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_m
 	struct egd_share *sh = s->priv;
 	uint64_t inner_next = RNG_SINK_NEVER;
 	size_t inner = sh->inner ? sh->inner->ops->demand(sh->inner, now_ms, &inner_next) : 0;
-	size_t want = egd_reserve_want(sh->reserve);
+	size_t want = egd_reserve_snapshot(sh->reserve).want;
 
 	if (inner > 0 && want > 0 && !sh->host_first)
 		/* A sink that always wants: take turns. */

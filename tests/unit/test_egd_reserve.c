@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The EGD reserve: first in first out across the ring's wrap, bounded,
- * every byte taken once and its place wiped, want() with its low-water
- * hysteresis, the two wake-ups, and a producer/consumer race that must
- * hand every byte over exactly once.
+ * every byte taken once and its place wiped, the snapshot's want with
+ * its low-water hysteresis, the two wake-ups, and a producer/consumer
+ * race that must hand every byte over exactly once.
  */
 #include <config.h>
 
@@ -55,7 +55,7 @@ static void test_fifo_wrap_and_wipe(void **state)
 	fill_pattern(in, sizeof(in), 7);
 	/* Bounded: only the free space is accepted. */
 	assert_int_equal(egd_reserve_put(&r, in, 1200), 1000);
-	assert_int_equal(egd_reserve_held(&r), 1000);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 1000);
 	assert_int_equal(egd_reserve_put(&r, in, 10), 0);
 	/* Take 700, put 600 more (wrapping), take everything: FIFO order. */
 	assert_int_equal(egd_reserve_take(&r, out, 700), 700);
@@ -63,7 +63,7 @@ static void test_fifo_wrap_and_wipe(void **state)
 	for (size_t i = 0; i < 700; i++)
 		assert_int_equal(r.buf[i], 0);   /* wiped where it lay */
 	assert_int_equal(egd_reserve_put(&r, in + 1000, 600), 600);
-	while (egd_reserve_held(&r)) {
+	while (egd_reserve_snapshot(&r).held) {
 		size_t n = egd_reserve_take(&r, out + got, 333);
 
 		assert_true(n > 0);
@@ -75,11 +75,8 @@ static void test_fifo_wrap_and_wipe(void **state)
 	for (size_t i = 0; i < r.capacity; i++)
 		assert_int_equal(r.buf[i], 0);
 	assert_int_equal(egd_reserve_take(&r, out, 10), 0);
-	uint64_t bi, bo;
-
-	egd_reserve_counters(&r, &bi, &bo);
-	assert_int_equal(bi, 1600);
-	assert_int_equal(bo, 1600);
+	assert_int_equal(egd_reserve_snapshot(&r).bytes_in, 1600);
+	assert_int_equal(egd_reserve_snapshot(&r).bytes_out, 1600);
 	egd_reserve_destroy(&r);
 }
 
@@ -104,20 +101,20 @@ static void test_want_and_wakeups(void **state)
 	assert_int_equal(egd_reserve_init(&r, 1000), 0);
 	egd_reserve_set_data_wake(&r, data);
 	egd_reserve_set_want_wake(&r, want);
-	assert_int_equal(egd_reserve_want(&r), 1000);
+	assert_int_equal(egd_reserve_snapshot(&r).want, 1000);
 	assert_int_equal(egd_reserve_put(&r, buf, 400), 400);
 	assert_true(drain(data) > 0);
 	/* At or under the low-water mark (half): it asks for all the free space. */
-	assert_int_equal(egd_reserve_want(&r), 600);
+	assert_int_equal(egd_reserve_snapshot(&r).want, 600);
 	assert_int_equal(egd_reserve_put(&r, buf, 600), 600);
-	assert_int_equal(egd_reserve_want(&r), 0);
+	assert_int_equal(egd_reserve_snapshot(&r).want, 0);
 	/* Above the mark: takes do not ask for more, and do not wake the loop. */
 	assert_int_equal(egd_reserve_take(&r, buf, 400), 400);
-	assert_int_equal(egd_reserve_want(&r), 0);
+	assert_int_equal(egd_reserve_snapshot(&r).want, 0);
 	assert_int_equal(drain(want), 0);
 	/* Crossing the mark wakes the loop once. */
 	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
-	assert_int_equal(egd_reserve_want(&r), 500);
+	assert_int_equal(egd_reserve_snapshot(&r).want, 500);
 	assert_true(drain(want) > 0);
 	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
 	assert_int_equal(drain(want), 0);

@@ -125,12 +125,12 @@ static void test_host_first(void **state)
 		assert_int_equal(write_part(buf, 2500, 20000), 0);
 	}
 	assert_int_equal(f.written, 5 * 2500);
-	assert_int_equal(egd_reserve_held(&r), 0);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 0);
 	/* Ready: the kernel wants nothing until its top-up; the guests get it. */
 	f.demand = 0;
 	assert_int_equal(demand(), 4096);
 	assert_int_equal(write_part(buf, 2500, 20000), 0);
-	assert_int_equal(egd_reserve_held(&r), 2500);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 2500);
 	assert_int_equal(f.written, 5 * 2500);
 	/* Over the reserve's low-water mark: no demand, the next time is the kernel's. */
 	assert_int_equal(demand(), 0);
@@ -143,7 +143,7 @@ static void test_host_first(void **state)
 	assert_int_equal(demand(), 64);
 	assert_int_equal(write_part(buf, 64, 512), 0);
 	assert_int_equal(f.written, 5 * 2500 + 64);
-	assert_int_equal(egd_reserve_held(&r), 1500);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 1500);
 	f.demand = 0;
 	assert_int_equal(demand(), 4096 - 1500);
 }
@@ -164,9 +164,9 @@ static void test_file_sink_takes_turns(void **state)
 			to_reserve += sizeof(buf);
 	}
 	/* Every part went to one place, half each. */
-	assert_int_equal(f.written + egd_reserve_held(&r), 100 * sizeof(buf));
+	assert_int_equal(f.written + egd_reserve_snapshot(&r).held, 100 * sizeof(buf));
 	assert_int_equal(to_reserve, 50 * sizeof(buf));
-	assert_int_equal(egd_reserve_held(&r), to_reserve);
+	assert_int_equal(egd_reserve_snapshot(&r).held, to_reserve);
 }
 
 static void test_none_and_zero_credit(void **state)
@@ -180,10 +180,10 @@ static void test_none_and_zero_credit(void **state)
 	assert_int_equal(demand(), 1024);
 	/* A failed block mixed with 0 credit, or a 0-credit source: dropped. */
 	assert_int_equal(write_part(buf, 300, 0), 0);
-	assert_int_equal(egd_reserve_held(&r), 0);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 0);
 	assert_int_equal(sh.bytes_dropped, 300);
 	assert_int_equal(write_part(buf, 300, 2400), 0);
-	assert_int_equal(egd_reserve_held(&r), 300);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 300);
 	assert_int_equal(sh.bytes_to_reserve, 300);
 	/* Over the low-water mark: nothing wanted, and no timer (it pokes). */
 	assert_int_equal(write_part(buf, 300, 2400), 0);
@@ -212,18 +212,21 @@ static void test_low_credit_is_condensed(void **state)
 		size_t off = 0;
 
 		for (int p = 0; p < 3; p++) {
+			size_t held;
+
 			assert_true(demand() > 0);
 			assert_int_equal(write_part(buf + off, parts[p], credits[p]), 0);
 			off += parts[p];
 			credited += credits[p];
-			if (egd_reserve_held(&r) * 8 > credited)
-				fail_msg("%zu bytes in the reserve from %" PRIu64 " credited bits",
-					 egd_reserve_held(&r), credited);
+			held = egd_reserve_snapshot(&r).held;
+			if (held * 8 > credited)
+				fail_msg("%zu bytes in the reserve from %" PRIu64 " credited bits", held,
+					 credited);
 		}
 	}
 	/* 3900 bits: six outputs of 64 bytes (6 x 576 = 3456), 444 bits held back. */
 	assert_int_equal(credited, 3900);
-	assert_int_equal(egd_reserve_held(&r), 6 * 64);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 6 * 64);
 	assert_int_equal(sh.bytes_to_reserve, 6 * 64);
 	assert_int_equal(sh.condenser.bits_in, 3900);
 	/* The output is a hash, not the input: no 16-byte run of it appears. */
@@ -235,7 +238,7 @@ static void test_low_credit_is_condensed(void **state)
 	/* Half credit (a source at 0.5): 10000 bits a block, with the 444 held
 	 * back 10444 bits: 18 outputs. */
 	assert_int_equal(write_part(buf, 2500, 10000), 0);
-	assert_int_equal(egd_reserve_held(&r), 18 * 64);
+	assert_int_equal(egd_reserve_snapshot(&r).held, 18 * 64);
 }
 
 #define RNGD_TEST_SETUP setup
