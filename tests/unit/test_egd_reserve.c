@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The EGD reserve: first in first out across the ring's wrap, bounded,
- * every byte taken once and its place wiped, the snapshot's want with
- * its low-water hysteresis, the two wake-ups, and a producer/consumer
- * race that must hand every byte over exactly once.
+ * every byte taken once and its place wiped, the snapshot's fields and
+ * its want's low-water hysteresis, the two wake-ups, and a
+ * producer/consumer race that must hand every byte over exactly once.
  */
 #include <config.h>
 
@@ -28,6 +28,16 @@ static void fill_pattern(uint8_t *buf, size_t len, uint32_t start)
 {
 	for (size_t i = 0; i < len; i++)
 		buf[i] = (uint8_t)((start + i) * 2654435761u >> 24) | 1u;   /* never 0 */
+}
+
+static void assert_snapshot(struct egd_reserve *r, const struct egd_reserve_snapshot *expected)
+{
+	struct egd_reserve_snapshot snap = egd_reserve_snapshot(r);
+
+	assert_int_equal(snap.held, expected->held);
+	assert_int_equal(snap.want, expected->want);
+	assert_int_equal(snap.bytes_in, expected->bytes_in);
+	assert_int_equal(snap.bytes_out, expected->bytes_out);
 }
 
 static void test_bounds(void **state)
@@ -75,8 +85,29 @@ static void test_fifo_wrap_and_wipe(void **state)
 	for (size_t i = 0; i < r.capacity; i++)
 		assert_int_equal(r.buf[i], 0);
 	assert_int_equal(egd_reserve_take(&r, out, 10), 0);
-	assert_int_equal(egd_reserve_snapshot(&r).bytes_in, 1600);
-	assert_int_equal(egd_reserve_snapshot(&r).bytes_out, 1600);
+	assert_snapshot(&r, &(struct egd_reserve_snapshot){
+		.held = 0, .want = 1000, .bytes_in = 1600, .bytes_out = 1600 });
+	egd_reserve_destroy(&r);
+}
+
+/* Every field of one snapshot, at values that all differ, so a field
+ * copied from the wrong place or a want computed wrong shows. */
+static void test_snapshot_fields(void **state)
+{
+	struct egd_reserve r;
+	uint8_t buf[800];
+
+	(void)state;
+	fill_pattern(buf, sizeof(buf), 3);
+	assert_int_equal(egd_reserve_init(&r, 1000), 0);
+	assert_int_equal(egd_reserve_put(&r, buf, 800), 800);
+	assert_int_equal(egd_reserve_take(&r, buf, 450), 450);
+	assert_snapshot(&r, &(struct egd_reserve_snapshot){
+		.held = 350, .want = 650, .bytes_in = 800, .bytes_out = 450 });
+	/* Above the low-water mark it wants nothing, whatever is free. */
+	assert_int_equal(egd_reserve_put(&r, buf, 200), 200);
+	assert_snapshot(&r, &(struct egd_reserve_snapshot){
+		.held = 550, .want = 0, .bytes_in = 1000, .bytes_out = 450 });
 	egd_reserve_destroy(&r);
 }
 
@@ -191,6 +222,7 @@ static void test_race_each_byte_once(void **state)
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_bounds),
 	cmocka_unit_test(test_fifo_wrap_and_wipe),
+	cmocka_unit_test(test_snapshot_fields),
 	cmocka_unit_test(test_want_and_wakeups),
 	cmocka_unit_test(test_race_each_byte_once)
 )
