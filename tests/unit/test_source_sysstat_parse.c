@@ -82,6 +82,10 @@ static void test_diskstats(void **state)
 	assert_int_equal(PARSE(sysstat_parse_diskstats, text, &v), 11 + 17);
 	assert_int_equal(v.v[0], 100);
 	assert_int_equal(PARSE(sysstat_parse_diskstats, "", &v), 0);
+	/* Blank lines are skipped, not malformed. */
+	v = vals_new(64);
+	assert_int_equal(PARSE(sysstat_parse_diskstats, "\n \t\n8 0 sda 7 8\n\n", &v), 2);
+	assert_int_equal(v.v[1], 8);
 }
 
 static void test_vmstat(void **state)
@@ -107,6 +111,11 @@ static void test_netdev(void **state)
 	assert_int_equal(PARSE(sysstat_parse_netdev, text, &v), 32);
 	assert_int_equal(v.v[0], 1000);
 	assert_int_equal(v.v[16], 2000); /* counter glued to the colon */
+	/* Blank lines are skipped; the headers alone are a host without interfaces. */
+	v = vals_new(64);
+	assert_int_equal(PARSE(sysstat_parse_netdev, "a|b\nc|d\n\n  \nlo: 5 6\n", &v), 2);
+	assert_int_equal(v.v[0], 5);
+	assert_int_equal(PARSE(sysstat_parse_netdev, "a|b\nc|d\n", &v), 0);
 }
 
 static void test_integer(void **state)
@@ -141,13 +150,23 @@ static const struct {
 	{ "diskstats", sysstat_parse_diskstats, "8 0\n" },
 	{ "diskstats", sysstat_parse_diskstats, "x 0 sda 1\n" },
 	{ "diskstats", sysstat_parse_diskstats, "8 0 sda\n" },
+	{ "diskstats", sysstat_parse_diskstats, "8\n" },
+	{ "diskstats", sysstat_parse_diskstats, "8 y sda 1\n" },
+	{ "diskstats", sysstat_parse_diskstats, "8 0 sda 1 x\n" },
+	{ "diskstats", sysstat_parse_diskstats, "8 0 sda 1\n8 1 sdb\n" },
 	{ "vmstat", sysstat_parse_vmstat, "pgfault 1 2\n" },
 	{ "vmstat", sysstat_parse_vmstat, "pgfault\n" },
 	{ "vmstat", sysstat_parse_vmstat, "" },
+	{ "vmstat", sysstat_parse_vmstat, "\n \n" },
+	{ "vmstat", sysstat_parse_vmstat, "7 1\n" },
 	{ "netdev", sysstat_parse_netdev, "lo: 1 2\n" },
 	{ "netdev", sysstat_parse_netdev, "a|b\nc|d\nlo 1 2\n" },
 	{ "netdev", sysstat_parse_netdev, "a|b\nc|d\n: 1 2\n" },
 	{ "netdev", sysstat_parse_netdev, "a|b\nc|d\nlo: 1 x\n" },
+	{ "netdev", sysstat_parse_netdev, "a|b\n" },
+	{ "netdev", sysstat_parse_netdev, "a|b\nc d\nlo: 1 2\n" },
+	{ "netdev", sysstat_parse_netdev, "a|b\nc|d\nlo:\n" },
+	{ "netdev", sysstat_parse_netdev, "a|b\nc|d\nlo: 1\neth0 2\n" },
 	{ "integer", sysstat_parse_integer, "" },
 	{ "integer", sysstat_parse_integer, "-\n" },
 	{ "integer", sysstat_parse_integer, "12 13\n" },
