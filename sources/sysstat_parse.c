@@ -136,26 +136,48 @@ int sysstat_parse_interrupts(const char *text, size_t len, struct sysstat_values
 	return total;
 }
 
-/* "name n n n ..." lines; with @one_each, "name n" lines. */
-static int parse_named_lines(const char *text, size_t len, struct sysstat_values *out, bool one_each)
+/*
+ * The lines from @c on, each a name and then one or more numbers (just one
+ * with @one_each); blank lines are skipped. @skip_name moves a line past
+ * its name, false when the line does not begin the way the file's do.
+ * Returns how many numbers, or -EINVAL.
+ */
+static int numbers_after_names(struct cursor c, bool (*skip_name)(struct cursor *line), bool one_each,
+			       struct sysstat_values *out)
 {
-	struct cursor c = { text, text + len }, line;
-	struct span tok;
+	struct cursor line;
 	int total = 0;
 
 	while (next_line(&c, &line)) {
-		uint64_t v;
 		int n;
 
-		if (!next_token(&line, &tok))
+		if (line_is_empty(line))
 			continue;
-		if (parse_u64(tok, &v))
-			return -EINVAL; /* every line starts with a name */
+		if (!skip_name(&line))
+			return -EINVAL;
 		n = numbers_to_end(&line, out);
 		if (n <= 0 || (one_each && n != 1))
 			return -EINVAL;
 		total += n;
 	}
+	return total;
+}
+
+/* /proc/stat and /proc/vmstat: a name that is not a number. */
+static bool skip_word(struct cursor *line)
+{
+	struct span tok;
+	uint64_t v;
+
+	return next_token(line, &tok) && !parse_u64(tok, &v);
+}
+
+/* Lines of "name n n n ..." (with @one_each, "name n"), at least one number. */
+static int parse_named_lines(const char *text, size_t len, struct sysstat_values *out, bool one_each)
+{
+	const struct cursor c = { text, text + len };
+	int total = numbers_after_names(c, skip_word, one_each, out);
+
 	return total > 0 ? total : -EINVAL;
 }
 
@@ -169,55 +191,43 @@ int sysstat_parse_vmstat(const char *text, size_t len, struct sysstat_values *ou
 	return parse_named_lines(text, len, out, true);
 }
 
+/* /proc/diskstats: "major minor name", the device numbers in decimal. */
+static bool skip_device(struct cursor *line)
+{
+	struct span major, minor, name;
+	uint64_t v;
+
+	return next_token(line, &major) && next_token(line, &minor) && next_token(line, &name) &&
+	       parse_u64(major, &v) && parse_u64(minor, &v);
+}
+
 int sysstat_parse_diskstats(const char *text, size_t len, struct sysstat_values *out)
 {
-	struct cursor c = { text, text + len }, line;
-	int total = 0;
+	const struct cursor c = { text, text + len };
 
-	while (next_line(&c, &line)) {
-		struct span major, minor, name;
-		uint64_t v;
-		int n;
-
-		if (!next_token(&line, &major))
-			continue;
-		if (!next_token(&line, &minor) || !next_token(&line, &name) ||
-		    !parse_u64(major, &v) || !parse_u64(minor, &v))
-			return -EINVAL;
-		n = numbers_to_end(&line, out);
-		if (n <= 0)
-			return -EINVAL;
-		total += n;
-	}
 	/* A machine without block devices has an empty diskstats. */
-	return total;
+	return numbers_after_names(c, skip_device, false, out);
+}
+
+/* /proc/net/dev: "iface:". Old kernels glue the first counter to the colon: "eth0:1234". */
+static bool skip_interface(struct cursor *line)
+{
+	const char *colon = memchr(line->p, ':', (size_t)(line->end - line->p));
+
+	if (!colon || colon == line->p)
+		return false;
+	line->p = colon + 1;
+	return true;
 }
 
 int sysstat_parse_netdev(const char *text, size_t len, struct sysstat_values *out)
 {
 	struct cursor c = { text, text + len }, line;
-	int total = 0;
 
 	for (int i = 0; i < 2; i++)
 		if (!next_line(&c, &line) || !memchr(line.p, '|', (size_t)(line.end - line.p)))
 			return -EINVAL;
-	while (next_line(&c, &line)) {
-		const char *colon;
-		int n;
-
-		if (line_is_empty(line))
-			continue;
-		/* Old kernels glue the first counter to the colon: "eth0:1234". */
-		colon = memchr(line.p, ':', (size_t)(line.end - line.p));
-		if (!colon || colon == line.p)
-			return -EINVAL;
-		line.p = colon + 1;
-		n = numbers_to_end(&line, out);
-		if (n <= 0)
-			return -EINVAL;
-		total += n;
-	}
-	return total;
+	return numbers_after_names(c, skip_interface, false, out);
 }
 
 int sysstat_parse_integer(const char *text, size_t len, struct sysstat_values *out)
