@@ -15,6 +15,18 @@ void rng_cpu_source_use_hw(struct rng_source *src, const void *hw)
 	st->hw = hw;
 }
 
+int rng_cpu_source_need_hwcap2(struct rng_source *src, int (*hwcap2)(unsigned long *out), unsigned long bit,
+			       const char *other_arch, const char *lacks)
+{
+	unsigned long caps;
+
+	if (hwcap2(&caps) < 0)
+		return rng_source_why(src, -ENODEV, "%s", other_arch);
+	if (!(caps & bit))
+		return rng_source_why(src, -ENODEV, "%s", lacks);
+	return 0;
+}
+
 int rng_cpu_source_set_option(struct rng_source *src, const char *key, const char *value)
 {
 	struct rng_cpu_source *st = src->priv;

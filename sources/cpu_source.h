@@ -6,8 +6,8 @@
  * conditioner (RDRAND, RNDR, DARN L=1), as the user chose or, for
  * "auto", as open() finds the CPU. Their src->priv is a struct
  * rng_cpu_source filled from the source's priv_defaults, which name its
- * hardware hooks; the probing, the reading and every message stay in the
- * source's own file.
+ * hardware hooks; the probing (but for the AT_HWCAP2 bit test of rndr and
+ * darn), the reading and every message stay in the source's own file.
  */
 #ifndef RNGD_SOURCES_CPU_SOURCE_H
 #define RNGD_SOURCES_CPU_SOURCE_H
@@ -41,6 +41,16 @@ struct rng_cpu_source {
 /* Use @hw, a table of the source's own type, instead of the CPU's
  * (tests), after rng_source_init(). */
 void rng_cpu_source_use_hw(struct rng_source *src, const void *hw);
+
+/*
+ * The detection of the sources the kernel vouches for (rndr, darn): 0
+ * when the AT_HWCAP2 word @hwcap2 reads has @bit, else -ENODEV with
+ * @other_arch (@hwcap2 said -ENOTSUP: a build for an architecture without
+ * the instruction) or @lacks (this CPU lacks it) in src->why. The
+ * instruction itself is never tried: where it is missing it traps.
+ */
+int rng_cpu_source_need_hwcap2(struct rng_source *src, int (*hwcap2)(unsigned long *out), unsigned long bit,
+			       const char *other_arch, const char *lacks);
 
 /* The set_option of rdrand and rndr: "instruction" set to one of names. */
 int rng_cpu_source_set_option(struct rng_source *src, const char *key, const char *value);

@@ -122,13 +122,8 @@ static int darn_set_option(struct rng_source *src, const char *key, const char *
 
 static int check_feature(struct rng_source *src, const struct darn_hw *hw)
 {
-	unsigned long caps;
-
-	if (hw->hwcap2(&caps) < 0)
-		return rng_source_why(src, -ENODEV, "not a 64-bit POWER CPU: no DARN");
-	if (!(caps & DARN_HWCAP2_DARN))
-		return rng_source_why(src, -ENODEV, "CPU lacks DARN (no PPC_FEATURE2_DARN: POWER9 or later needed)");
-	return 0;
+	return rng_cpu_source_need_hwcap2(src, hw->hwcap2, DARN_HWCAP2_DARN, "not a 64-bit POWER CPU: no DARN",
+					  "CPU lacks DARN (no PPC_FEATURE2_DARN: POWER9 or later needed)");
 }
 
 static int darn_probe(struct rng_source *src)

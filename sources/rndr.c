@@ -110,13 +110,8 @@ void rndr_source_use_hw(struct rng_source *src, const struct rndr_hw *hw)
 /* FEAT_RNG gives both instructions; which one is used depends on the choice. */
 static int check_feature(struct rng_source *src, const struct rndr_hw *hw)
 {
-	unsigned long caps;
-
-	if (hw->hwcap2(&caps) < 0)
-		return rng_source_why(src, -ENODEV, "not an arm64 CPU: no RNDR/RNDRRS");
-	if (!(caps & RNDR_HWCAP2_RNG))
-		return rng_source_why(src, -ENODEV, "CPU lacks FEAT_RNG (no HWCAP2_RNG): no RNDRRS or RNDR");
-	return 0;
+	return rng_cpu_source_need_hwcap2(src, hw->hwcap2, RNDR_HWCAP2_RNG, "not an arm64 CPU: no RNDR/RNDRRS",
+					  "CPU lacks FEAT_RNG (no HWCAP2_RNG): no RNDRRS or RNDR");
 }
 
 /* The ops default is RNDR's; RNDRRS raises it. The daemon applies it
