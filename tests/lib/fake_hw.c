@@ -2,9 +2,16 @@
 #include <config.h>
 
 #include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
+#include <cmocka.h>
+
 #include "tests/lib/fake_hw.h"
+#include "tests/lib/source_fixture.h"
 
 struct fake_backoff_log fake_backoff;
 struct fake_x86_cpu fake_x86;
@@ -12,10 +19,14 @@ struct fake_auxv fake_auxv;
 
 /* How many words fake_insn_run() has given since fake_hw_reset(). */
 static uint64_t words_given;
+/* How many times any fake instruction ran since fake_hw_reset(). */
+static int insns_run;
 
 int fake_insn_run(struct fake_insn *insn, uint64_t *out)
 {
 	int call = ++insn->calls;
+
+	insns_run++;
 
 	if (call <= insn->fail_first || (insn->fail_after > 0 && call >= insn->fail_after)) {
 		*out = 0;
@@ -63,10 +74,18 @@ int fake_auxv_hwcap2(unsigned long *out)
 	return fake_auxv.other_arch ? -ENOTSUP : 0;
 }
 
+void assert_source_refuses_untried(struct rng_source *src, int err, const char *reason)
+{
+	assert_source_refuses(src, err, reason);
+	if (insns_run != 0)
+		fail_msg("%s: refused, but a fake instruction ran %d times first", src->name, insns_run);
+}
+
 void fake_hw_reset(void)
 {
 	memset(&fake_auxv, 0, sizeof(fake_auxv));
 	memset(&fake_backoff, 0, sizeof(fake_backoff));
 	memset(&fake_x86, 0, sizeof(fake_x86));
 	words_given = 0;
+	insns_run = 0;
 }

@@ -3,7 +3,8 @@
  * Fakes the hardware source tests plug in through their *_use_hw() and
  * *_use_api() hooks: a CPU random-number instruction that counts its calls
  * and fails on a schedule, an x86 CPUID with settable leaves, and a sleep
- * that only records the back-off asked for. One copy here instead of one
+ * that only records the back-off asked for; and the check that a source
+ * refused before it ran an instruction. One copy here instead of one
  * per source test, so that every source is tested against the same rules.
  */
 #ifndef RNGD_TESTS_LIB_FAKE_HW_H
@@ -12,6 +13,8 @@
 #include <stdint.h>
 
 #include "sources/cpuid.h"
+
+struct rng_source;
 
 /*
  * A fake random-number instruction (RDRAND, RDSEED, RNDR, RNDRRS, DARN at
@@ -71,7 +74,15 @@ extern struct fake_auxv fake_auxv;
 /* The sources' hwcap2 hook, reading fake_auxv. */
 int fake_auxv_hwcap2(unsigned long *out);
 
-/* Zeroes fake_auxv, fake_backoff, fake_x86 and the word sequence: each test's set-up calls it. */
+/*
+ * probe() and open() refuse with @err and src->why says @reason
+ * (assert_source_refuses()), and no fake instruction ran since
+ * fake_hw_reset(): on a CPU without it the real one would trap. Needs
+ * $(TESTS_LIB_SOURCE_FIXTURE) in the test's sources.
+ */
+void assert_source_refuses_untried(struct rng_source *src, int err, const char *reason);
+
+/* Zeroes fake_auxv, fake_backoff, fake_x86, the word sequence and the run count: each test's set-up calls it. */
 void fake_hw_reset(void);
 
 #endif

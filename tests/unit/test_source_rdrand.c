@@ -105,9 +105,8 @@ static void test_probe_none(void **state)
 
 	fake_x86.leaf1.ecx = 0;
 	fake_x86.leaf7.ebx = 0;
-	assert_source_refuses(src, -ENODEV, "lacks RDSEED and RDRAND");
+	assert_source_refuses_untried(src, -ENODEV, "lacks RDSEED and RDRAND");
 	assert_source_closed(src);
-	assert_int_equal(cpu.rdrand.calls + cpu.rdseed.calls, 0);
 }
 
 static void test_probe_leaf7_absent(void **state)

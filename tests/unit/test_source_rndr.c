@@ -69,20 +69,14 @@ static int setup(void **state)
 
 static void test_not_arm64(void **state)
 {
-	struct rng_source *src = *state;
-
 	fake_auxv.other_arch = 1;
-	assert_source_refuses(src, -ENODEV, "not an arm64 CPU");
-	assert_int_equal(cpu.rndrrs.calls + cpu.rndr.calls, 0);
+	assert_source_refuses_untried(*state, -ENODEV, "not an arm64 CPU");
 }
 
 static void test_no_feat_rng(void **state)
 {
-	struct rng_source *src = *state;
-
 	fake_auxv.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
-	assert_source_refuses(src, -ENODEV, "lacks FEAT_RNG");
-	assert_int_equal(cpu.rndrrs.calls + cpu.rndr.calls, 0);
+	assert_source_refuses_untried(*state, -ENODEV, "lacks FEAT_RNG");
 }
 
 static void test_prefers_rndrrs(void **state)
