@@ -86,6 +86,23 @@ void assert_source_reopens(struct rng_source *src, size_t len)
 	assert_int_equal(src->ops->read(src, buf, len), (ssize_t)len);
 }
 
+bool fixture_native_read(const struct rng_source_ops *ops, bool present, void *buf, size_t len)
+{
+	struct rng_source *src = fixture_source_new(ops);
+
+	if (!present) {
+		assert_int_equal(src->ops->probe(src), -ENODEV);
+		print_message("native: unusable here: %s\n", src->why);
+	} else {
+		assert_int_equal(src->ops->probe(src), 0);
+		assert_int_equal(src->ops->open(src), 0);
+		assert_int_equal(src->ops->read(src, buf, len), (ssize_t)len);
+		print_message("native: %s\n", src->why);
+	}
+	fixture_source_free(src);
+	return present;
+}
+
 void assert_set_options(struct rng_source *src, const struct option_case *cases)
 {
 	for (const struct option_case *c = cases; c->key; c++) {

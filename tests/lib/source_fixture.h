@@ -7,6 +7,9 @@
 #ifndef RNGD_TESTS_LIB_SOURCE_FIXTURE_H
 #define RNGD_TESTS_LIB_SOURCE_FIXTURE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "sources/source.h"
 
 /* A fresh, initialised source of @ops (fails the test if out of memory). */
@@ -35,6 +38,15 @@ void assert_source_closed(struct rng_source *src);
 
 /* After close(): read() answers -EBADF, open() works again, and so does a read of @len bytes (at most 4096). */
 void assert_source_reopens(struct rng_source *src, size_t len);
+
+/*
+ * A source of @ops on the real CPU. Where @present (the test's own reading
+ * of the CPU, not the source's), probe() and open() work and a read fills
+ * all @len bytes of @buf; elsewhere probe() refuses with -ENODEV. Prints
+ * what src->why says either way, frees the source, and returns @present:
+ * whether @buf holds words to check.
+ */
+bool fixture_native_read(const struct rng_source_ops *ops, bool present, void *buf, size_t len);
 
 /* One set_option() call and what it must return. */
 struct option_case {
