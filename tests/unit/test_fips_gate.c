@@ -212,7 +212,8 @@ static void short_runs_block(uint8_t *a, struct tb_rng *r)
  * One SP 800-90B health test at its cut-off, alpha = 2^-20: @cutoff - 1
  * samples pass and @cutoff fail. @within builds one block holding n of the
  * samples the test counts; @across, where set, spreads them over two blocks,
- * and only the block with the last of them may fail.
+ * and only the block with the last of them may fail. Each case is data, run
+ * by expect_flag_only_at_cutoff() as a cmocka case of its own name.
  */
 struct at_cutoff {
 	enum fips_test test;
@@ -224,8 +225,9 @@ struct at_cutoff {
 	void (*across)(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned int n);
 };
 
-static void expect_flag_only_at_cutoff(const struct at_cutoff *c)
+static void expect_flag_only_at_cutoff(void **state)
 {
+	const struct at_cutoff *c = *state;
 	uint8_t a[TB_BLOCK_BYTES], b[TB_BLOCK_BYTES];
 	struct fips_gate g;
 	struct tb_rng r;
@@ -253,6 +255,9 @@ static void expect_flag_only_at_cutoff(const struct at_cutoff *c)
 	}
 }
 
+/* cmocka passes the case as the test's state; it is only read. */
+#define AT_CUTOFF_TEST(c) { #c, expect_flag_only_at_cutoff, NULL, NULL, (void *)&(c) }
+
 /* A run of @len equal bytes at 1000, between bytes that differ from it. */
 static void rct_bytes_within(uint8_t *a, struct tb_rng *r, unsigned int len)
 {
@@ -271,16 +276,10 @@ static void rct_bytes_across(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned 
 }
 
 /* Bytes, H = 4: RCT cut-off 6 (tests/sp800-90b/cutoffs.txt). */
-static void rct_bytes_at_cutoff(void **state)
-{
-	static const struct at_cutoff c = {
-		.test = FIPS_TEST_SP800_RCT, .sample_bits = 8, .min_entropy = 4, .cutoff = 6,
-		.seed = 81, .within = rct_bytes_within, .across = rct_bytes_across,
-	};
-
-	(void)state;
-	expect_flag_only_at_cutoff(&c);
-}
+static const struct at_cutoff rct_bytes_at_cutoff = {
+	.test = FIPS_TEST_SP800_RCT, .sample_bits = 8, .min_entropy = 4, .cutoff = 6,
+	.seed = 81, .within = rct_bytes_within, .across = rct_bytes_across,
+};
 
 static void rct_bits_within(uint8_t *a, struct tb_rng *r, unsigned int len)
 {
@@ -306,16 +305,10 @@ static void rct_bits_across(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned i
 }
 
 /* Bits, H = 1: RCT cut-off 21, below the long-run limit. */
-static void rct_bits_at_cutoff(void **state)
-{
-	static const struct at_cutoff c = {
-		.test = FIPS_TEST_SP800_RCT, .sample_bits = 1, .min_entropy = 1, .cutoff = 21,
-		.seed = 91, .within = rct_bits_within, .across = rct_bits_across,
-	};
-
-	(void)state;
-	expect_flag_only_at_cutoff(&c);
-}
+static const struct at_cutoff rct_bits_at_cutoff = {
+	.test = FIPS_TEST_SP800_RCT, .sample_bits = 1, .min_entropy = 1, .cutoff = 21,
+	.seed = 91, .within = rct_bits_within, .across = rct_bits_across,
+};
 
 /* The window's first sample counts: byte 0 and every 8th after. */
 static void apt_bytes_within(uint8_t *a, struct tb_rng *r, unsigned int count)
@@ -339,16 +332,10 @@ static void apt_bytes_across(uint8_t *a, uint8_t *b, struct tb_rng *r, unsigned 
 }
 
 /* Bytes, H = 4: APT window 512, cut-off 62. */
-static void apt_bytes_at_cutoff(void **state)
-{
-	static const struct at_cutoff c = {
-		.test = FIPS_TEST_SP800_APT, .sample_bits = 8, .min_entropy = 4, .cutoff = 62,
-		.seed = 101, .within = apt_bytes_within, .across = apt_bytes_across,
-	};
-
-	(void)state;
-	expect_flag_only_at_cutoff(&c);
-}
+static const struct at_cutoff apt_bytes_at_cutoff = {
+	.test = FIPS_TEST_SP800_APT, .sample_bits = 8, .min_entropy = 4, .cutoff = 62,
+	.seed = 101, .within = apt_bytes_within, .across = apt_bytes_across,
+};
 
 /* The first window's first bit is 1, and @count of its 1024 bits are. */
 static void apt_bits_within(uint8_t *a, struct tb_rng *r, unsigned int count)
@@ -371,16 +358,10 @@ static void apt_bits_within(uint8_t *a, struct tb_rng *r, unsigned int count)
 }
 
 /* Bits, H = 1: APT window 1024, cut-off 589. */
-static void apt_bits_at_cutoff(void **state)
-{
-	static const struct at_cutoff c = {
-		.test = FIPS_TEST_SP800_APT, .sample_bits = 1, .min_entropy = 1, .cutoff = 589,
-		.seed = 111, .within = apt_bits_within,
-	};
-
-	(void)state;
-	expect_flag_only_at_cutoff(&c);
-}
+static const struct at_cutoff apt_bits_at_cutoff = {
+	.test = FIPS_TEST_SP800_APT, .sample_bits = 1, .min_entropy = 1, .cutoff = 589,
+	.seed = 111, .within = apt_bits_within,
+};
 
 static void counters_add_up(void **state)
 {
@@ -423,9 +404,9 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(continuous_across_blocks_and_seed),
 	cmocka_unit_test(repeated_block_history),
 	cmocka_unit_test(repeated_block_history_keeps_no_block_bytes),
-	cmocka_unit_test(rct_bytes_at_cutoff),
-	cmocka_unit_test(rct_bits_at_cutoff),
-	cmocka_unit_test(apt_bytes_at_cutoff),
-	cmocka_unit_test(apt_bits_at_cutoff),
+	AT_CUTOFF_TEST(rct_bytes_at_cutoff),
+	AT_CUTOFF_TEST(rct_bits_at_cutoff),
+	AT_CUTOFF_TEST(apt_bytes_at_cutoff),
+	AT_CUTOFF_TEST(apt_bits_at_cutoff),
 	cmocka_unit_test(counters_add_up)
 )
