@@ -137,28 +137,43 @@ static void poker_high_edge(void **state)
 	poker_edge(1576928, true, 22);
 }
 
+/*
+ * The runs and long-run edges are checked for each bit value at each of
+ * @places places (a run length's bucket, a run's start), on blocks drawn
+ * from one generator seeded with @seed, so a failing case can be re-made.
+ */
+static void each_value_and_place(uint64_t seed, size_t places,
+				 void (*check)(struct tb_rng *r, unsigned int value, size_t place))
+{
+	struct tb_rng r;
+
+	tb_seed(&r, seed);
+	for (unsigned int v = 0; v < 2; v++)
+		for (size_t p = 0; p < places; p++)
+			check(&r, v, p);
+}
+
+/* Bucket @k of @value's runs: below, at the low edge, at the high edge, above. */
+static void runs_bucket_edges(struct tb_rng *r, unsigned int value, size_t k)
+{
+	const uint32_t count[4] = { runs_lo[k] - 1, runs_lo[k], runs_hi[k], runs_hi[k] + 1 };
+	uint8_t block[TB_BLOCK_BYTES];
+	struct fips_block_stats st;
+
+	for (unsigned int e = 0; e < 4; e++) {
+		unsigned int want = e == 1 || e == 2 ? 0 : FIPS_FAIL_BIT(FIPS_TEST_RUNS);
+
+		assert_int_equal(tb_runs_block(block, r, value, (unsigned int)k, count[e]), 0);
+		assert_int_equal(verdict_checked(block, &st), want);
+		assert_int_equal(st.runs[value][k], count[e]);
+	}
+}
+
 /* 6 buckets x 2 bit values x 4 counts (below, low edge, high edge, above). */
 static void runs_edges(void **state)
 {
-	uint8_t block[TB_BLOCK_BYTES];
-	struct fips_block_stats st;
-	struct tb_rng r;
-
 	(void)state;
-	tb_seed(&r, 31);
-	for (unsigned int v = 0; v < 2; v++) {
-		for (unsigned int k = 0; k < 6; k++) {
-			uint32_t count[4] = { runs_lo[k] - 1, runs_lo[k], runs_hi[k], runs_hi[k] + 1 };
-
-			for (unsigned int e = 0; e < 4; e++) {
-				unsigned int want = e == 1 || e == 2 ? 0 : FIPS_FAIL_BIT(FIPS_TEST_RUNS);
-
-				assert_int_equal(tb_runs_block(block, &r, v, k, count[e]), 0);
-				assert_int_equal(verdict_checked(block, &st), want);
-				assert_int_equal(st.runs[v][k], count[e]);
-			}
-		}
-	}
+	each_value_and_place(31, FIPS_RUN_BUCKETS, runs_bucket_edges);
 }
 
 /* A passing block with a run of 25 @value bits at @pos that still passes. */
@@ -170,32 +185,31 @@ static void planted_block(uint8_t *block, struct tb_rng *r, uint32_t pos, unsign
 	} while (tb_reference_failures(block));
 }
 
-static void long_run_edges(void **state)
+/* Block start, block end, inside one byte's reach, across bytes and words. */
+static const uint32_t long_run_starts[] = { 0, TB_BLOCK_BITS - 25, 3, 1005, 64 * 100 - 10, 7 };
+
+static void long_run_edge_at(struct tb_rng *r, unsigned int value, size_t s)
 {
-	/* Block start, block end, inside one byte's reach, across bytes and words. */
-	static const uint32_t starts[] = { 0, TB_BLOCK_BITS - 25, 3, 1005, 64 * 100 - 10, 7 };
+	uint32_t pos = long_run_starts[s];
 	uint8_t block[TB_BLOCK_BYTES];
 	struct fips_block_stats st;
-	struct tb_rng r;
 
+	planted_block(block, r, pos, value);
+	assert_int_equal(verdict_checked(block, &st), 0);
+	assert_int_equal(st.longest_run, 25);
+	/* One more bit of the same value, at the end that has room. */
+	if (pos + 25 < TB_BLOCK_BITS)
+		tb_plant_run(block, pos, 26, value);
+	else
+		tb_plant_run(block, pos - 1, 26, value);
+	assert_true(verdict_checked(block, &st) & FIPS_FAIL_BIT(FIPS_TEST_LONG_RUN));
+	assert_int_equal(st.longest_run, 26);
+}
+
+static void long_run_edges(void **state)
+{
 	(void)state;
-	tb_seed(&r, 41);
-	for (unsigned int v = 0; v < 2; v++) {
-		for (size_t s = 0; s < sizeof(starts) / sizeof(starts[0]); s++) {
-			uint32_t pos = starts[s];
-
-			planted_block(block, &r, pos, v);
-			assert_int_equal(verdict_checked(block, &st), 0);
-			assert_int_equal(st.longest_run, 25);
-			/* One more bit of the same value, at the end that has room. */
-			if (pos + 25 < TB_BLOCK_BITS)
-				tb_plant_run(block, pos, 26, v);
-			else
-				tb_plant_run(block, pos - 1, 26, v);
-			assert_true(verdict_checked(block, &st) & FIPS_FAIL_BIT(FIPS_TEST_LONG_RUN));
-			assert_int_equal(st.longest_run, 26);
-		}
-	}
+	each_value_and_place(41, sizeof(long_run_starts) / sizeof(long_run_starts[0]), long_run_edge_at);
 }
 
 /* Runs end at the block's end: 25 + 25 across two blocks is no long run. */
