@@ -14,72 +14,112 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void test_pick_takes_the_highest_priority_ready_source(void **state)
+/*
+ * One set of candidates and what rngd_policy_pick() must answer for it in
+ * each pool state listed (up to the first without a @why). Each set is data,
+ * run by expect_picks() as a cmocka case of its own name; @why says which
+ * rule the answer stands for, so a failure names the rule as well as the case.
+ */
+struct pick_case {
+	struct rngd_pick_candidate c[4];
+	size_t n;
+	struct {
+		bool filling, paced;    /* rngd_policy_pick()'s @filling, @zero_credit_paced */
+		int want;
+		const char *why;
+	} picks[3];
+};
+
+static void expect_picks(void **state)
 {
-	const struct rngd_pick_candidate c[] = {
+	const struct pick_case *pc = *state;
+
+	assert_true(pc->n <= N(pc->c));
+	for (size_t i = 0; i < N(pc->picks) && pc->picks[i].why; i++) {
+		bool filling = pc->picks[i].filling, paced = pc->picks[i].paced;
+		int got = rngd_policy_pick(pc->c, pc->n, filling, paced);
+
+		if (got != pc->picks[i].want)
+			fail_msg("%s (filling %d, zero-credit paced %d): picked %d, want %d",
+				 pc->picks[i].why, filling, paced, got, pc->picks[i].want);
+	}
+}
+
+/* cmocka passes the case as the test's state; it is only read. */
+#define PICK_TEST(pc) { #pc, expect_picks, NULL, NULL, (void *)&(pc) }
+
+static const struct pick_case test_pick_takes_the_highest_priority_ready_source = {
+	.c = {
 		{ .ready = true, .credited = true, .priority = 3 },
 		{ .ready = true, .credited = true, .priority = 10 },
 		{ .ready = false, .credited = true, .priority = 20 },  /* nothing queued, or waiting out a quarantine */
 		{ .ready = true, .credited = false, .priority = 5 },
-	};
+	},
+	.n = 4,
+	.picks = {
+		{ .want = 1, .why = "the highest priority among the ready, not the waiting 20" },
+		{ .paced = true, .want = 1, .why = "a ready pool ignores the zero-credit pace" },
+	},
+};
 
-	(void)state;
-	assert_int_equal(rngd_policy_pick(c, N(c), false, false), 1);
-	assert_int_equal(rngd_policy_pick(c, N(c), false, true), 1);
-}
-
-static void test_pick_first_listed_wins_a_tie(void **state)
-{
-	const struct rngd_pick_candidate c[] = {
+static const struct pick_case test_pick_first_listed_wins_a_tie = {
+	.c = {
 		{ .ready = true, .credited = true, .priority = 7 },
 		{ .ready = true, .credited = true, .priority = 7 },
-	};
+	},
+	.n = 2,
+	.picks = {
+		{ .want = 0, .why = "equal priorities: the first listed" },
+		{ .filling = true, .want = 0, .why = "equal priorities while filling: the first listed" },
+	},
+};
 
-	(void)state;
-	assert_int_equal(rngd_policy_pick(c, N(c), false, false), 0);
-	assert_int_equal(rngd_policy_pick(c, N(c), true, false), 0);
-}
-
-static void test_pick_none_ready(void **state)
-{
-	const struct rngd_pick_candidate c[] = {
+static const struct pick_case test_pick_none_ready = {
+	.c = {
 		{ .ready = false, .credited = true, .priority = 7 },
-	};
+	},
+	.n = 1,
+	.picks = {
+		{ .want = -1, .why = "a source that is not ready is never picked" },
+	},
+};
 
-	(void)state;
-	assert_int_equal(rngd_policy_pick(c, N(c), false, false), -1);
-	assert_int_equal(rngd_policy_pick(c, 0, false, false), -1);
-}
+static const struct pick_case test_pick_no_candidates = {
+	.n = 0,
+	.picks = {
+		{ .want = -1, .why = "no candidates, no pick" },
+	},
+};
 
 /* While the pool fills, a credited block goes before any zero-credit one,
  * whatever the priorities; after, priority alone decides. */
-static void test_pick_filling_prefers_credited(void **state)
-{
-	const struct rngd_pick_candidate c[] = {
+static const struct pick_case test_pick_filling_prefers_credited = {
+	.c = {
 		{ .ready = true, .credited = false, .priority = 50 },
 		{ .ready = true, .credited = true, .priority = -10 },
 		{ .ready = true, .credited = true, .priority = 1 },
-	};
-
-	(void)state;
-	assert_int_equal(rngd_policy_pick(c, N(c), true, false), 2);
-	assert_int_equal(rngd_policy_pick(c, N(c), false, false), 0);
-}
+	},
+	.n = 3,
+	.picks = {
+		{ .filling = true, .want = 2, .why = "filling: the best credited, over a zero-credit 50" },
+		{ .want = 0, .why = "ready: priority alone, the zero-credit 50" },
+	},
+};
 
 /* Filling with only zero-credit blocks: one may go when the pace allows,
  * none while it does not; once the pool is ready the pace is moot. */
-static void test_pick_paces_zero_credit_blocks_while_filling(void **state)
-{
-	const struct rngd_pick_candidate c[] = {
+static const struct pick_case test_pick_paces_zero_credit_blocks_while_filling = {
+	.c = {
 		{ .ready = true, .credited = false, .priority = 1 },
 		{ .ready = true, .credited = false, .priority = 4 },
-	};
-
-	(void)state;
-	assert_int_equal(rngd_policy_pick(c, N(c), true, false), 1);
-	assert_int_equal(rngd_policy_pick(c, N(c), true, true), -1);
-	assert_int_equal(rngd_policy_pick(c, N(c), false, true), 1);
-}
+	},
+	.n = 2,
+	.picks = {
+		{ .filling = true, .want = 1, .why = "filling, the pace allows one: the highest zero-credit" },
+		{ .filling = true, .paced = true, .want = -1, .why = "filling, too soon for zero-credit: none" },
+		{ .paced = true, .want = 1, .why = "ready: the pace is moot" },
+	},
+};
 
 static const struct rngd_quarantine_rules rules = { .after = 3, .retest_min_ms = 1000, .retest_max_ms = 5000 };
 
@@ -176,11 +216,12 @@ static void test_mix_failed_only_when_asked_and_allowed(void **state)
 }
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_pick_takes_the_highest_priority_ready_source),
-	cmocka_unit_test(test_pick_first_listed_wins_a_tie),
-	cmocka_unit_test(test_pick_none_ready),
-	cmocka_unit_test(test_pick_filling_prefers_credited),
-	cmocka_unit_test(test_pick_paces_zero_credit_blocks_while_filling),
+	PICK_TEST(test_pick_takes_the_highest_priority_ready_source),
+	PICK_TEST(test_pick_first_listed_wins_a_tie),
+	PICK_TEST(test_pick_none_ready),
+	PICK_TEST(test_pick_no_candidates),
+	PICK_TEST(test_pick_filling_prefers_credited),
+	PICK_TEST(test_pick_paces_zero_credit_blocks_while_filling),
 	cmocka_unit_test(test_quarantine_after_n_failures_in_a_row),
 	cmocka_unit_test(test_quarantine_off_with_zero),
 	cmocka_unit_test(test_retest_backoff_doubles_to_the_cap),
