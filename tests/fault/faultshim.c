@@ -95,15 +95,17 @@ static uint64_t next_random_locked(void)
 	return z ^ (z >> 31);
 }
 
-static void track(const char *path, int fd)
+/* Notes whether @fd, just opened on @path, is on FAULT_PATH; returns @fd. */
+static int track(const char *path, int fd)
 {
 	if (fd < 0 || fd >= MAX_TRACKED_FD || !path)
-		return;
+		return fd;
 	pthread_mutex_lock(&shim.lock);
 	if (!shim.configured)
 		configure_locked();
 	shim.tracked[fd] = shim.path && strcmp(path, shim.path) == 0;
 	pthread_mutex_unlock(&shim.lock);
+	return fd;
 }
 
 static void *real(const char *name)
@@ -117,52 +119,44 @@ static void *real(const char *name)
 	return f;
 }
 
-static mode_t mode_arg(int flags, va_list ap)
-{
-	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
-}
+/*
+ * The function the wrapper @fn stands in front of (libc's), looked up at
+ * the wrapper's first call and kept in a static of its own, so the shim
+ * needs no constructor.
+ */
+#define REAL(fn)                                                                        \
+	({                                                                              \
+		static __typeof__(fn) *real_;                                           \
+											\
+		if (!real_)                                                             \
+			real_ = real(#fn);                                              \
+		real_;                                                                  \
+	})
 
 /*
- * The open wrappers differ only in the real function they call: each
- * passes its own (looked up at its first call) to this one, which opens
- * and notes whether the fd is on FAULT_PATH.  openat() goes through
- * the real openat() with its dirfd, so it keeps its own body.
+ * The mode argument, there only with O_CREAT or O_TMPFILE. A macro, as
+ * va_start() has to run in the variadic wrapper itself.
  */
-typedef int open_fn(const char *, int, ...);
-
-static int open_tracked(open_fn **real_fn, const char *name, const char *path, int flags, mode_t mode)
-{
-	int fd;
-
-	if (!*real_fn)
-		*real_fn = real(name);
-	fd = (*real_fn)(path, flags, mode);
-	track(path, fd);
-	return fd;
-}
+#define MODE_ARG(flags)                                                                 \
+	({                                                                              \
+		va_list ap_;                                                            \
+		mode_t mode_ = 0;                                                       \
+											\
+		va_start(ap_, flags);                                                   \
+		if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)              \
+			mode_ = (mode_t)va_arg(ap_, int);                               \
+		va_end(ap_);                                                            \
+		mode_;                                                                  \
+	})
 
 int open(const char *path, int flags, ...)
 {
-	static open_fn *real_open;
-	va_list ap;
-	mode_t mode;
-
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	return open_tracked(&real_open, "open", path, flags, mode);
+	return track(path, REAL(open)(path, flags, MODE_ARG(flags)));
 }
 
 int open64(const char *path, int flags, ...)
 {
-	static open_fn *real_open64;
-	va_list ap;
-	mode_t mode;
-
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	return open_tracked(&real_open64, "open64", path, flags, mode);
+	return track(path, REAL(open64)(path, flags, MODE_ARG(flags)));
 }
 
 int __open_2(const char *path, int flags);
@@ -179,44 +173,22 @@ int __open64_2(const char *path, int flags)
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
-	static int (*real_openat)(int, const char *, int, ...);
-	va_list ap;
-	mode_t mode;
-	int fd;
-
-	if (!real_openat)
-		real_openat = real("openat");
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	fd = real_openat(dirfd, path, flags, mode);
-	track(path, fd);
-	return fd;
+	return track(path, REAL(openat)(dirfd, path, flags, MODE_ARG(flags)));
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
 {
-	va_list ap;
-	mode_t mode;
-
-	va_start(ap, flags);
-	mode = mode_arg(flags, ap);
-	va_end(ap);
-	return openat(dirfd, path, flags, mode);
+	return openat(dirfd, path, flags, MODE_ARG(flags));
 }
 
 int close(int fd)
 {
-	static int (*real_close)(int);
-
-	if (!real_close)
-		real_close = real("close");
 	if (fd >= 0 && fd < MAX_TRACKED_FD) {
 		pthread_mutex_lock(&shim.lock);
 		shim.tracked[fd] = false;
 		pthread_mutex_unlock(&shim.lock);
 	}
-	return real_close(fd);
+	return REAL(close)(fd);
 }
 
 static void log_fault(const char *op, unsigned long call_no, const char *kind)
@@ -301,26 +273,20 @@ static bool fault_instead(int fd, bool is_write, size_t *len, ssize_t *ret)
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	static ssize_t (*real_read)(int, void *, size_t);
 	ssize_t ret;
 
-	if (!real_read)
-		real_read = real("read");
 	if (fault_instead(fd, false, &len, &ret))
 		return ret;
-	return real_read(fd, buf, len);
+	return REAL(read)(fd, buf, len);
 }
 
 ssize_t write(int fd, const void *buf, size_t len)
 {
-	static ssize_t (*real_write)(int, const void *, size_t);
 	ssize_t ret;
 
-	if (!real_write)
-		real_write = real("write");
 	if (fault_instead(fd, true, &len, &ret))
 		return ret;
-	return real_write(fd, buf, len);
+	return REAL(write)(fd, buf, len);
 }
 
 ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen);
@@ -347,20 +313,12 @@ static void nss_pause(void)
 
 int getpwnam_r(const char *name, struct passwd *pw, char *buf, size_t len, struct passwd **found)
 {
-	static int (*real_getpwnam_r)(const char *, struct passwd *, char *, size_t, struct passwd **);
-
-	if (!real_getpwnam_r)
-		real_getpwnam_r = real("getpwnam_r");
 	nss_pause();
-	return real_getpwnam_r(name, pw, buf, len, found);
+	return REAL(getpwnam_r)(name, pw, buf, len, found);
 }
 
 int getgrnam_r(const char *name, struct group *gr, char *buf, size_t len, struct group **found)
 {
-	static int (*real_getgrnam_r)(const char *, struct group *, char *, size_t, struct group **);
-
-	if (!real_getgrnam_r)
-		real_getgrnam_r = real("getgrnam_r");
 	nss_pause();
-	return real_getgrnam_r(name, gr, buf, len, found);
+	return REAL(getgrnam_r)(name, gr, buf, len, found);
 }
