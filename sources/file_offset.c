@@ -50,23 +50,16 @@ static void load(struct file_offset_record *r)
 {
 	char line[RECORD_LEN + 1];
 	ssize_t n = pread(r->fd, line, RECORD_LEN, 0);
-	unsigned long long dev, ino, size, offset, tail;
-	long long mtime_s;
-	long mtime_ns;
+	struct file_offset_mark m;
 
 	if (n <= 0)
 		return;
 	line[n] = '\0';
-	if (sscanf(line, "%llu %llu %llu %lld %ld %llu %llx", &dev, &ino, &size, &mtime_s, &mtime_ns, &offset,
-		   &tail) != 7)
+	/* The same fields as file_offset_store() writes. */
+	if (sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNd64 " %ld %" SCNu64 " %" SCNx64, &m.dev, &m.ino,
+		   &m.size, &m.mtime_s, &m.mtime_ns, &m.offset, &m.tail) != 7)
 		return;
-	r->tail = tail;
-	r->dev = dev;
-	r->ino = ino;
-	r->size = size;
-	r->mtime_s = mtime_s;
-	r->mtime_ns = mtime_ns;
-	r->offset = offset;
+	r->mark = m;
 	r->valid = true;
 }
 
@@ -93,30 +86,38 @@ uint64_t file_offset_resume(const struct file_offset_record *r, int fd, const st
 {
 	int err;
 
-	if (!r->valid || r->dev != (uint64_t)st->st_dev || r->ino != (uint64_t)st->st_ino)
+	const struct file_offset_mark *m = &r->mark;
+
+	if (!r->valid || m->dev != (uint64_t)st->st_dev || m->ino != (uint64_t)st->st_ino)
 		return 0;
 	/* Shorter than the offset, or other bytes before it: rewritten. */
-	if ((uint64_t)st->st_size < r->offset || tail_hash(fd, r->offset, &err) != r->tail || err < 0)
+	if ((uint64_t)st->st_size < m->offset || tail_hash(fd, m->offset, &err) != m->tail || err < 0)
 		return 0;
-	return r->offset;
+	return m->offset;
 }
 
 int file_offset_store(struct file_offset_record *r, int fd, const struct stat *st, uint64_t offset)
 {
 	char line[RECORD_LEN];
-	uint64_t tail;
+	struct file_offset_mark m;
 	ssize_t written;
 	int n, err;
 
 	if (r->fd < 0)
 		return -EBADF;
-	tail = tail_hash(fd, offset, &err);
+	m = (struct file_offset_mark){
+		.dev = (uint64_t)st->st_dev,
+		.ino = (uint64_t)st->st_ino,
+		.size = (uint64_t)st->st_size,
+		.mtime_s = st->st_mtim.tv_sec,
+		.mtime_ns = st->st_mtim.tv_nsec,
+		.offset = offset,
+		.tail = tail_hash(fd, offset, &err),
+	};
 	if (err < 0)
 		return err;
-	n = snprintf(line, sizeof(line), "%llu %llu %llu %lld %ld %llu %016llx", (unsigned long long)st->st_dev,
-		     (unsigned long long)st->st_ino, (unsigned long long)st->st_size,
-		     (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (unsigned long long)offset,
-		     (unsigned long long)tail);
+	n = snprintf(line, sizeof(line), "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 " %ld %" PRIu64 " %016" PRIx64,
+		     m.dev, m.ino, m.size, m.mtime_s, m.mtime_ns, m.offset, m.tail);
 	if (n < 0 || n >= RECORD_LEN)
 		return -EOVERFLOW;
 	memset(line + n, ' ', RECORD_LEN - 1 - (size_t)n);
@@ -126,13 +127,7 @@ int file_offset_store(struct file_offset_record *r, int fd, const struct stat *s
 		return -errno;
 	if (written != RECORD_LEN)
 		return -EIO;  /* short: errno says nothing about it */
-	r->dev = (uint64_t)st->st_dev;
-	r->ino = (uint64_t)st->st_ino;
-	r->size = (uint64_t)st->st_size;
-	r->mtime_s = st->st_mtim.tv_sec;
-	r->mtime_ns = st->st_mtim.tv_nsec;
-	r->offset = offset;
-	r->tail = tail;
+	r->mark = m;
 	r->valid = true;
 	return 0;
 }

@@ -19,14 +19,19 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-struct file_offset_record {
-	int fd;                 /* -1: none kept (a new record: all zero but this) */
-	bool valid;             /* a record was read or written */
+/* What one record line says: the file, and how far it was read. */
+struct file_offset_mark {
 	uint64_t dev, ino, size;
 	int64_t mtime_s;
 	long mtime_ns;
 	uint64_t offset;
-	uint64_t tail;
+	uint64_t tail;          /* hash of the FILE_OFFSET_TAIL bytes before offset */
+};
+
+struct file_offset_record {
+	int fd;                 /* -1: none kept (a new record: all zero but this) */
+	bool valid;             /* a record was read or written */
+	struct file_offset_mark mark;
 };
 
 #define FILE_OFFSET_TAIL 64
