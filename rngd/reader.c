@@ -346,6 +346,16 @@ static void deadline_after_ms(struct timespec *t, long ms)
 	t->tv_nsec %= 1000000000L;
 }
 
+/* @flag is one of @s's fields that a reader waiting on s->cond looks at
+ * (stop, reopen): set under the lock, then woken to see it. */
+static void raise_reader_flag(struct rngd_slot *s, bool *flag)
+{
+	(void)pthread_mutex_lock(&s->lock);
+	*flag = true;
+	(void)pthread_cond_broadcast(&s->cond);
+	(void)pthread_mutex_unlock(&s->lock);
+}
+
 void rngd_readers_stop(struct rngd_loop *l)
 {
 	struct timespec deadline;
@@ -353,12 +363,8 @@ void rngd_readers_stop(struct rngd_loop *l)
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
-		if (!s->started)
-			continue;
-		(void)pthread_mutex_lock(&s->lock);
-		s->stop = true;
-		(void)pthread_cond_broadcast(&s->cond);
-		(void)pthread_mutex_unlock(&s->lock);
+		if (s->started)
+			raise_reader_flag(s, &s->stop);
 	}
 	/* Readers waiting on a source's fd (reader_read()). */
 	if (l->stop_fd >= 0) {
@@ -389,10 +395,6 @@ void rngd_readers_stop(struct rngd_loop *l)
 
 void rngd_slot_wake(struct rngd_slot *s)
 {
-	if (!s->started)
-		return;
-	(void)pthread_mutex_lock(&s->lock);
-	s->reopen = true;
-	(void)pthread_cond_broadcast(&s->cond);
-	(void)pthread_mutex_unlock(&s->lock);
+	if (s->started)
+		raise_reader_flag(s, &s->reopen);
 }

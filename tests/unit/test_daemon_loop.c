@@ -291,6 +291,13 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	/* A reader left stuck still owns its slot, as in rngd until exit()
 	 * (the loop is freed already: the ASan build would catch a reader
 	 * that touched it): keep the slot until the reader has finished. */
+	if (r->slot->stuck && !r->src.stuck_after_reads) {
+		/* A reader that missed its stop: it may still wake and touch
+		 * the slot, so the slot is left to the process, not freed. */
+		r->slot = NULL;
+		rngd_log_close(&log);
+		fail_msg("a reader did not stop within the grace period, and its source never blocked");
+	}
 	if (r->slot->stuck) {
 		while (!__atomic_load_n(&r->src.stuck_done, __ATOMIC_SEQ_CST))
 			(void)usleep(10000);
