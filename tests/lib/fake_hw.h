@@ -77,8 +77,9 @@ int fake_auxv_hwcap2(unsigned long *out);
 /*
  * probe() and open() refuse with @err and src->why says @reason
  * (assert_source_refuses()), and no fake instruction ran since
- * fake_hw_reset(): on a CPU without it the real one would trap. Needs
- * $(TESTS_LIB_SOURCE_FIXTURE) in the test's sources.
+ * fake_hw_reset(): on a CPU without it the real one would trap. As this
+ * file uses it, every test linking fake_hw.c needs cmocka and
+ * $(TESTS_LIB_SOURCE_FIXTURE) in its sources.
  */
 void assert_source_refuses_untried(struct rng_source *src, int err, const char *reason);
 

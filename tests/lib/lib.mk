@@ -3,7 +3,8 @@
 TESTS_LIB_SLURP = tests/lib/slurp.c tests/lib/slurp.h
 # A source made for a test, torn down after it, refusing as it must (cmocka).
 TESTS_LIB_SOURCE_FIXTURE = tests/lib/source_fixture.c tests/lib/source_fixture.h
-# Fake CPU instructions, x86 CPUID and back-off sleeps for the hardware sources.
+# Fake CPU instructions, x86 CPUID and back-off sleeps for the hardware sources
+# (cmocka; link TESTS_LIB_SOURCE_FIXTURE too: its refusal checks use it).
 TESTS_LIB_FAKE_HW = tests/lib/fake_hw.c tests/lib/fake_hw.h
 # An argv from a NULL-terminated word list (cmocka).
 TESTS_LIB_ARGV = tests/lib/test_argv.c tests/lib/test_argv.h

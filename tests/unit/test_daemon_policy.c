@@ -35,6 +35,7 @@ static void expect_picks(void **state)
 	const struct pick_case *pc = *state;
 
 	assert_true(pc->n <= N(pc->c));
+	assert_non_null(pc->picks[0].why);  /* a case that checks nothing is no case */
 	for (size_t i = 0; i < N(pc->picks) && pc->picks[i].why; i++) {
 		bool filling = pc->picks[i].filling, paced = pc->picks[i].paced;
 		int got = rngd_policy_pick(pc->c, pc->n, filling, paced);
