@@ -32,7 +32,7 @@ void rngd_daemon_log_egd_stats(struct rngd *d, const char *why)
 	rngd_log(&d->log, LOG_NOTICE, "egd",
 		 "%s: sharing with sink %s: bytes to the reserve %" PRIu64 " (condensed from %" PRIu64
 		 " credited bits), dropped (0 credit) %" PRIu64, why,
-		 d->egd_share.inner ? d->egd_share.inner->ops->name : "none", d->egd_share.bytes_to_reserve,
+		 d->egd_share.inner ? d->egd_share.inner->name : "none", d->egd_share.bytes_to_reserve,
 		 d->egd_share.condenser.bits_in, d->egd_share.bytes_dropped);
 }
 

@@ -80,8 +80,7 @@ static void share_close(struct rng_sink *s)
 	egd_condenser_destroy(&sh->condenser);
 }
 
-static const struct rng_sink_ops share_ops_template = {
-	.name = NULL,
+static const struct rng_sink_ops share_ops = {
 	.demand = share_demand,
 	.write = share_write,
 	.close = share_close,
@@ -98,10 +97,9 @@ void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink 
 	sh->route = sh->last_write = EGD_ROUTE_NONE;
 	/* Without a hash only full-entropy parts can enter (the caller logs it). */
 	sh->condense_error = egd_condenser_init(&sh->condenser);
-	snprintf(sh->name, sizeof(sh->name), "%s%s", inner ? inner->ops->name : "", inner ? "+egd" : "egd");
-	/* Named after what it wraps ("kernel+egd"), so each has its own ops. */
-	sh->ops = share_ops_template;
-	sh->ops.name = sh->name;
-	out->ops = &sh->ops;
+	snprintf(sh->name, sizeof(sh->name), "%s%s", inner ? inner->name : "", inner ? "+egd" : "egd");
+	/* Named after what it wraps: "kernel+egd". */
+	out->ops = &share_ops;
+	out->name = sh->name;
 	out->priv = sh;
 }

@@ -42,7 +42,6 @@ struct egd_share {
 	enum egd_share_route route;    /* where the last demand() came from */
 	enum egd_share_route last_write;
 	char name[32];
-	struct rng_sink_ops ops;
 	struct egd_condenser condenser;
 	int condense_error;            /* 0, or why only full-entropy parts pass */
 	uint64_t bytes_to_reserve;     /* bytes put into the reserve (condensed) */

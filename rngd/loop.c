@@ -305,7 +305,7 @@ int rngd_loop_run(struct rngd_loop *l)
 
 				if (r < 0) {
 					rngd_log(l->log, LOG_ERR, "rngd", "sink %s: write failed: %s; exiting",
-						 l->sink->ops->name, strerror(-r));
+						 l->sink->name, strerror(-r));
 					exit_code = RNGD_EXIT_FAILURE;
 					break;
 				}

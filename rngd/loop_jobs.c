@@ -76,7 +76,7 @@ void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
 	}
 	refresh_sink_stats(l);
 	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
-	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->ops->name, line);
+	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->name, line);
 }
 
 static void write_stats_file(struct rngd_loop *l, uint64_t now)
@@ -95,7 +95,7 @@ static void write_stats_file(struct rngd_loop *l, uint64_t now)
 						    rngd_slot_state_name(rngd_slot_state(s)) };
 	}
 	refresh_sink_stats(l);
-	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->ops->name);
+	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->name);
 	if (r < 0)
 		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s: %s",
 				 l->cfg.stats_file, strerror(-r));

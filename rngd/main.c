@@ -81,7 +81,7 @@ static void stop_during_startup(void *ctx, const char *signal_name, const char *
 	rngd_log(&d->log, LOG_NOTICE, "rngd", "%s received while %s; exiting", signal_name, during);
 	rngd_log(&d->log, LOG_NOTICE, "rngd",
 		 "summary: sink %s: bytes written 0, bits credited 0, write errors 0 (stopped during start-up)",
-		 d->sink_open ? d->sink.ops->name : "none");
+		 d->sink_open ? d->sink.name : "none");
 	if (d->hwq_taken) {
 		hwrng_quality_restore(&d->hwq);
 		if (d->hwq.note[0])

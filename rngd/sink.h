@@ -34,7 +34,6 @@ struct rng_sink_counters {
 };
 
 struct rng_sink_ops {
-	const char *name;  /* "kernel", "file" */
 	/*
 	 * Bytes wanted now (0: none). When 0, *next_ms is the CLOCK_MONOTONIC
 	 * time in ms to ask again, or RNG_SINK_NEVER. May block briefly on
@@ -59,6 +58,7 @@ struct rng_sink_ops {
 
 struct rng_sink {
 	const struct rng_sink_ops *ops;
+	const char *name;  /* "kernel", "file", "kernel+egd": for logs and stats */
 	void *priv;
 };
 

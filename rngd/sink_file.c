@@ -177,7 +177,6 @@ static void file_sink_close(struct rng_sink *s)
 }
 
 static const struct rng_sink_ops file_sink_ops = {
-	.name = "file",
 	.demand = file_sink_demand,
 	.write = file_sink_write,
 	.close = file_sink_close,
@@ -214,6 +213,7 @@ int rng_sink_file_open(struct rng_sink *s, const char *path)
 		fs->pollable = fs->owns_fd && fl >= 0 && fcntl(fs->fd, F_SETFL, fl | O_NONBLOCK) == 0;
 	}
 	s->ops = &file_sink_ops;
+	s->name = "file";
 	s->priv = fs;
 	return 0;
 }

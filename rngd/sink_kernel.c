@@ -237,7 +237,6 @@ static void kernel_close(struct rng_sink *s)
 }
 
 static const struct rng_sink_ops kernel_sink_ops = {
-	.name = "kernel",
 	.demand = kernel_demand,
 	.write = kernel_write,
 	.close = kernel_close,
@@ -272,6 +271,7 @@ int rng_sink_kernel_open_ops(struct rng_sink *s, const struct rng_sink_kernel_co
 	if (ks->watermark_path)
 		ks->watermark_bits = watermark_for(k, cfg->watermark_bits);
 	s->ops = &kernel_sink_ops;
+	s->name = "kernel";
 	s->priv = ks;
 	return 0;
 }

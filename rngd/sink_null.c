@@ -30,7 +30,6 @@ static void null_close(struct rng_sink *s)
 }
 
 static const struct rng_sink_ops null_sink_ops = {
-	.name = "test",
 	.demand = null_demand,
 	.write = null_write,
 	.close = null_close,
@@ -39,5 +38,6 @@ static const struct rng_sink_ops null_sink_ops = {
 void rng_sink_null_open(struct rng_sink *s)
 {
 	s->ops = &null_sink_ops;
+	s->name = "test";
 	s->priv = NULL;
 }

@@ -168,7 +168,7 @@ static void sink_close(struct rng_sink *s)
 }
 
 static const struct rng_sink_ops fake_sink_ops = {
-	.name = "fake", .demand = sink_demand, .write = sink_write, .close = sink_close,
+	.demand = sink_demand, .write = sink_write, .close = sink_close,
 };
 
 /* ---- harness ---------------------------------------------------------- */
@@ -268,7 +268,7 @@ static void run_loop_until_bytes(struct run *r, size_t bytes)
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink)
 {
 	struct rngd_log log;
-	struct rng_sink fake = { &fake_sink_ops, &r->sink };
+	struct rng_sink fake = { .ops = &fake_sink_ops, .name = "fake", .priv = &r->sink };
 	struct rng_sink sink = real_sink ? *real_sink : fake;
 	const struct signal_later term = { SIGTERM, (long)term_after_ms };
 	struct rngd_loop *loop;
@@ -546,7 +546,7 @@ static int counted_wait_fd(struct rng_sink *s, short *events)
 }
 
 static const struct rng_sink_ops counted_ops = {
-	.name = "counted", .demand = counted_demand, .write = counted_write, .close = sink_close,
+	.demand = counted_demand, .write = counted_write, .close = sink_close,
 	.wait_fd = counted_wait_fd,
 };
 
@@ -557,7 +557,7 @@ static const struct rng_sink_ops counted_ops = {
 static void test_stalled_fifo_sink_sleeps(void **state)
 {
 	char dir[] = "/tmp/loop-fifo.XXXXXX", path[64];
-	struct rng_sink sink = { &counted_ops, NULL };
+	struct rng_sink sink = { .ops = &counted_ops, .name = "counted" };
 	struct drain d = { -1, 3000 };
 	struct timespec c0, c1;
 	pthread_t t;
@@ -659,7 +659,7 @@ static void filling_counters(const struct rng_sink *s, struct rng_sink_counters 
 }
 
 static const struct rng_sink_ops filling_sink_ops = {
-	.name = "filling", .demand = sink_demand, .write = sink_write, .close = sink_close,
+	.demand = sink_demand, .write = sink_write, .close = sink_close,
 	.counters = filling_counters,
 };
 
@@ -672,7 +672,7 @@ static void test_credited_first_while_filling(void **state)
 {
 	struct fake_source src[2] = { { .state = 1 }, { .state = 2 } };   /* zero-credit, credited */
 	struct fake_sink fs = { .demand = 1 << 20, .stop_after_bytes = 12 * FIPS_BLOCK_BYTES };
-	struct rng_sink sink = { &filling_sink_ops, &fs };
+	struct rng_sink sink = { .ops = &filling_sink_ops, .name = "filling", .priv = &fs };
 	struct rngd_loop_config cfg;
 	struct rngd_slot *slots = fake_slots_new(src, 2);
 	struct rngd_log log;
@@ -715,7 +715,7 @@ static int setup_signal_run(void **state)
 	struct rngd_loop_config cfg;
 
 	assert_non_null(r);
-	r->sink = (struct rng_sink){ &fake_sink_ops, &r->fs };
+	r->sink = (struct rng_sink){ .ops = &fake_sink_ops, .name = "fake", .priv = &r->fs };
 	r->slot = fake_slot_new(&r->src);
 	default_cfg(&cfg);
 	rngd_log_init(&r->log, true, LOG_CRIT);
@@ -767,7 +767,7 @@ static void test_reader_start_failure_ends_through_the_exit_path(void **state)
 {
 	struct fake_source src[2] = { { .state = 1 }, { .state = 2 } };
 	struct fake_sink fs = { .demand = 1 << 20 };
-	struct rng_sink sink = { &fake_sink_ops, &fs };
+	struct rng_sink sink = { .ops = &fake_sink_ops, .name = "fake", .priv = &fs };
 	struct rngd_slot *slots = fake_slots_new(src, 2);
 	char dir[] = "/tmp/rngd-loop.XXXXXX", path[64];
 	struct rngd_loop_config cfg;
@@ -831,7 +831,7 @@ static void test_sigusr1_returns_stats_and_resume_keeps_sources(void **state)
 static void test_set_config_keeps_test_mode(void **state)
 {
 	struct fake_sink fs = { .demand = 0 };
-	struct rng_sink sink = { &fake_sink_ops, &fs };
+	struct rng_sink sink = { .ops = &fake_sink_ops, .name = "fake", .priv = &fs };
 	struct rngd_loop_config cfg, fresh;
 	struct rngd_slot *slots = calloc(1, sizeof(*slots));
 	struct rngd_log log;

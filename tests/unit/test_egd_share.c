@@ -53,7 +53,7 @@ static void fake_close(struct rng_sink *s)
 }
 
 static const struct rng_sink_ops fake_ops = {
-	.name = "kernel", .demand = fake_demand, .write = fake_write, .close = fake_close,
+	.demand = fake_demand, .write = fake_write, .close = fake_close,
 };
 
 /*
@@ -62,7 +62,7 @@ static const struct rng_sink_ops fake_ops = {
  * what open_share() opened.
  */
 static struct fake_sink f;
-static struct rng_sink inner = { &fake_ops, &f }, out;
+static struct rng_sink inner = { .ops = &fake_ops, .name = "kernel", .priv = &f }, out;
 static struct egd_share sh;
 static struct egd_reserve r;
 static bool share_is_open;
@@ -118,7 +118,7 @@ static void test_host_first(void **state)
 	f.next_ms = 60000;
 	memset(buf, 0x5a, sizeof(buf));
 	open_share(INNER_KERNEL, 4096);
-	assert_string_equal(out.ops->name, "kernel+egd");
+	assert_string_equal(out.name, "kernel+egd");
 	/* Pool not ready: the kernel sink wants, and gets, everything. */
 	for (int i = 0; i < 5; i++) {
 		assert_int_equal(demand(), 2500);
@@ -176,7 +176,7 @@ static void test_none_and_zero_credit(void **state)
 	(void)state;
 	memset(buf, 7, sizeof(buf));
 	open_share(INNER_NONE, 1024);
-	assert_string_equal(out.ops->name, "egd");
+	assert_string_equal(out.name, "egd");
 	assert_int_equal(demand(), 1024);
 	/* A failed block mixed with 0 credit, or a 0-credit source: dropped. */
 	assert_int_equal(write_part(buf, 300, 0), 0);

@@ -100,7 +100,7 @@ static void test_regular_file_takes_all_in_order_and_appends(void **state)
 	assert_int_equal(close(fd), 0);
 
 	assert_int_equal(rng_sink_file_open(&s, fx->path), 0);
-	assert_string_equal(s.ops->name, "file");
+	assert_string_equal(s.name, "file");
 	for (size_t i = 0; i < 4; i++) {
 		assert_true(s.ops->demand(&s, 0, &next) >= PART);
 		pattern(part, PART, i * PART);

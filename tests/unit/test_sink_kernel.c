@@ -547,7 +547,7 @@ static void test_defaults_and_describe(void **state)
 	assert_int_equal(cfg.poll_interval_ms, 1000);
 
 	open_sink();
-	assert_string_equal(sink.ops->name, "kernel");
+	assert_string_equal(sink.name, "kernel");
 	assert_string_equal(rng_sink_kernel_describe(&sink, text, sizeof(text)),
 			    "filling until the pool is ready");
 	fk.ready = 1;
