@@ -17,11 +17,16 @@ double credit_entropy_per_bit(const struct rng_source *src, bool user_set)
 	 * set per source wins (rngd.8). */
 	if (!user_set && v > src->credit_ceiling)
 		v = src->credit_ceiling;
-	if (ops->credit_fixed && v > ops->default_entropy_per_bit)
+	if (credit_exceeds_fixed(ops, v))
 		v = ops->default_entropy_per_bit;
 	if (ops->may_credit && !ops->may_credit(src))
 		v = 0.0;
 	return v;
+}
+
+bool credit_exceeds_fixed(const struct rng_source_ops *ops, double entropy_per_bit)
+{
+	return ops->credit_fixed && entropy_per_bit > ops->default_entropy_per_bit;
 }
 
 bool credit_entropy_per_bit_valid(double entropy_per_bit)

@@ -30,6 +30,15 @@ double credit_entropy_per_bit(const struct rng_source *src, bool user_set);
 /* A valid entropy_per_bit setting: 0.0 .. 1.0. */
 bool credit_entropy_per_bit_valid(double entropy_per_bit);
 
+struct rng_source_ops;
+
+/*
+ * The one rule for a credit_fixed source (sysstat): nothing may raise its
+ * credit above its default. True if @entropy_per_bit would; -O refuses
+ * such a setting and credit_entropy_per_bit() never gives it.
+ */
+bool credit_exceeds_fixed(const struct rng_source_ops *ops, double entropy_per_bit);
+
 /*
  * Credit for the next @part bytes of a block that still has @left bytes
  * worth @credit_left bits: proportional, with the rounding carried so the

@@ -17,7 +17,8 @@
 /* Holds the rng_quality record (rngd/hwrng_quality.h); tmpfs on purpose. */
 #define RNGD_DEFAULT_STATE_DIR "/run/rngd"
 
-/* rng-tools' default write size: one FIPS block (2500 bytes). */
+/* rng-tools' default write size: one FIPS block. A literal so that --help
+ * prints it (RNGD_STR); rngd/options_table.c asserts it is the block. */
 #define RNGD_DEFAULT_RANDOM_STEP 2500
 #define RNGD_DEFAULT_STATS_INTERVAL_S 60
 #define RNGD_DEFAULT_READY_TIMEOUT_S 5

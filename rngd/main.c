@@ -218,7 +218,6 @@ static int open_sink(struct rngd *d)
 	return 0;
 }
 
-/* The misc device whose fd follows rng_current (linux's HWRNG_MINOR). */
 /* How peer options were taken, and every source whose credit the user's
  * own words changed (-e, -H, -O ...:entropy_per_bit): one line each. */
 static void log_compat_notes(struct rngd *d)

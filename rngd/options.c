@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Options: one table gives every setting its long name (also its config
- * file key), its short letter (rng-tools 6 compatible where the meaning
- * carries over) and its help line, so the command line, the config file
- * and --help cannot drift apart.
+ * Options: one table (rngd/options_table.c) gives every setting its long
+ * name (also its config file key), its short letter (rng-tools 6
+ * compatible where the meaning carries over) and its help line, so the
+ * command line, the config file and --help cannot drift apart; this file
+ * reads them into struct rngd_options.
  */
 #include <config.h>
 

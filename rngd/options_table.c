@@ -4,10 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fips/fips.h"
 #include "rngd/defaults.h"
 #include "rngd/options.h"
 #include "rngd/options_table.h"
 #include "sources/source.h"
+
+_Static_assert(RNGD_DEFAULT_RANDOM_STEP == FIPS_BLOCK_BYTES, "the default write size is one FIPS block");
 
 const struct opt_def rngd_opt_defs[] = {
 	{ "foreground", 'f', NULL, WHERE_BOTH, "stay in the foreground, log to stderr" },

@@ -4,8 +4,9 @@
  * next, what a failed or a passing block does to its source (count,
  * quarantine, re-test back-off), and whether a failed block is mixed.
  * Pure functions over plain values: no locks, no clock, no logging, so
- * tests/unit/test_daemon_policy.c checks every rule without threads. The
- * loop (rngd/loop.c) gathers the inputs, applies the outcome and says it.
+ * tests/unit/test_daemon_policy.c checks every rule without threads. A
+ * block's way through the loop (rngd/block_flow.c) gathers the inputs,
+ * applies the outcome and logs it.
  */
 #ifndef RNGD_POLICY_H
 #define RNGD_POLICY_H

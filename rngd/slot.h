@@ -28,7 +28,7 @@ struct rngd_slot {
 	bool abandoned;                /* its thread did not end at shutdown (still
 					* inside a source call): the source's state
 					* is unknown, so it is neither closed nor
-					* destroyed */
+					* released */
 	bool stuck;                    /* that thread still runs (a read asleep in
 					* the kernel, a FIFO open waiting for a
 					* writer): nothing it may touch is freed

@@ -59,7 +59,7 @@ static int daemon_key(struct slot_view *s, const char *key, const char *value, b
 		v = strtod(value, &end);
 		if (errno || *end || !credit_entropy_per_bit_valid(v))
 			return rngd_fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src->name, key, value);
-		if (s->src->ops->credit_fixed && v > s->src->ops->default_entropy_per_bit)
+		if (credit_exceeds_fixed(s->src->ops, v))
 			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src->name,
 				    key, s->src->ops->name, s->src->ops->default_entropy_per_bit);
 		s->src->entropy_per_bit = v;

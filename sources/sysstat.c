@@ -74,23 +74,12 @@ struct sysstat_state {
 	int open;
 };
 
-/* ---- 2. Options: the root folder, and a credit that stays 0 -------------- */
+/* ---- 2. Options: the root folder (its 0 credit is .credit_fixed) -------- */
 
 static int sysstat_set_option(struct rng_source *src, const char *key, const char *value)
 {
 	struct sysstat_state *st;
 
-	if (strcmp(key, "entropy_per_bit") == 0 || strcmp(key, "credit") == 0 ||
-	    strcmp(key, "quality") == 0) {
-		char *end;
-		double v = strtod(value, &end);
-
-		if (end != value && *end == '\0' && v == 0.0)
-			return 0;
-		return rng_source_why(src, -EPERM,
-				      "%s stays 0: system statistics are partly predictable and observable, "
-				      "so sysstat is only ever mixed in without credit", key);
-	}
 	if (strcmp(key, "root") != 0)
 		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: root)", key);
 	st = src->priv;

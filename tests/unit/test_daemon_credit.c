@@ -134,6 +134,21 @@ static void test_credit_fixed_is_never_raised(void **state)
 	(void)state;
 	assert_true(credit_entropy_per_bit(&src, true) == 0.0);
 	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
+	/* The rule -O is refused by: any setting above the default, however
+	 * small; the default itself is allowed. */
+	assert_true(credit_exceeds_fixed(&ops, 1e-9));
+	assert_true(credit_exceeds_fixed(&ops, 0.9));
+	assert_false(credit_exceeds_fixed(&ops, 0.0));
+}
+
+static void test_unfixed_credit_may_be_raised(void **state)
+{
+	const struct rng_source_ops ops = { .name = "free", .default_entropy_per_bit = 0.5 };
+	struct rng_source src = { .ops = &ops, .entropy_per_bit = 0.9, .credit_ceiling = 1.0 };
+
+	(void)state;
+	assert_false(credit_exceeds_fixed(&ops, 1.0));
+	assert_true(credit_entropy_per_bit(&src, true) == 0.9);
 }
 
 RNGD_TEST_MAIN(
@@ -142,5 +157,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_split_adds_up),
 	cmocka_unit_test(test_split_edges),
 	cmocka_unit_test(test_ceiling_caps_every_default),
-	cmocka_unit_test(test_credit_fixed_is_never_raised)
+	cmocka_unit_test(test_credit_fixed_is_never_raised),
+	cmocka_unit_test(test_unfixed_credit_may_be_raised)
 )
