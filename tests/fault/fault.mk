@@ -8,7 +8,7 @@ tests_fault_faultcheck_LDADD = fips/libfips.a $(FIPS_LIBS)
 
 check_SCRIPTS += tests/fault/faultshim.so
 CLEANFILES += tests/fault/faultshim.so
-tests/fault/faultshim.so: $(top_srcdir)/tests/fault/faultshim.c
+tests/fault/faultshim.so: $(top_srcdir)/tests/fault/faultshim.c $(top_srcdir)/tests/lib/splitmix64.h
 	@$(MKDIR_P) tests/fault
 	$(CC) $(AM_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $(top_srcdir)/tests/fault/faultshim.c -ldl
 

@@ -37,6 +37,7 @@
 
 #include "fips/fips.h"
 #include "tests/lib/slurp.h"
+#include "tests/lib/splitmix64.h"
 
 #define B FIPS_BLOCK_BYTES
 
@@ -50,11 +51,7 @@ static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
 static uint64_t next_random(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return test_splitmix64(&rng_state);
 }
 
 static void random_bytes(uint8_t *p, size_t n)

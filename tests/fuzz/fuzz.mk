@@ -37,7 +37,8 @@ tests/fuzz/fuzz_cli: $(top_srcdir)/tests/fuzz/fuzz_cli.c $(top_srcdir)/tests/fuz
 
 # fips/libfips.a stands for the gate's sources: it is rebuilt when they change.
 tests/fuzz/fuzz_gate: $(top_srcdir)/tests/fuzz/fuzz_gate.c fips/libfips.a \
-		$(top_srcdir)/tests/reference/fips_reference.c $(top_srcdir)/tests/reference/fips_reference.h
+		$(top_srcdir)/tests/reference/fips_reference.c $(top_srcdir)/tests/reference/fips_reference.h \
+		$(top_srcdir)/tests/lib/splitmix64.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_gate.c $(FIPS_SOURCES) tests/reference/fips_reference.c -lm
 
@@ -49,7 +50,7 @@ tests/fuzz/fuzz_sysstat: $(top_srcdir)/tests/fuzz/fuzz_sysstat.c $(top_srcdir)/t
 # The EGD request parser and client state machine (issue 8's harness,
 # shared with its make-check replay in tests/fuzz/test_egd_fuzz.c).
 tests/fuzz/fuzz_egd: $(top_srcdir)/tests/fuzz/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
-		$(top_srcdir)/rngd/egd_reserve.c $(top_srcdir)/rngd/egd_proto.h config.h
+		$(top_srcdir)/rngd/egd_reserve.c $(top_srcdir)/rngd/egd_proto.h $(top_srcdir)/tests/lib/splitmix64.h config.h
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) -DEGD_LIBFUZZER -pthread tests/fuzz/test_egd_fuzz.c rngd/egd_proto.c rngd/egd_reserve.c
 

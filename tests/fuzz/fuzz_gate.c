@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "fips/fips.h"
+#include "tests/lib/splitmix64.h"
 #include "tests/reference/fips_reference.h"
 
 #define CHECK(cond, ...)                                                    \
@@ -49,15 +50,6 @@ struct reference_gate {
 	struct ref_rct rct;
 	struct ref_apt apt;
 };
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static unsigned int reference_mask(struct reference_gate *r, const struct fips_gate_config *cfg,
 				   const uint8_t *b, const struct fips_block_stats *fast_stats)
@@ -122,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(stream, data + 3, len);
 	if (whiten)
 		for (size_t i = 0; i < len; i++)
-			stream[i] ^= (uint8_t)splitmix(&key);
+			stream[i] ^= (uint8_t)test_splitmix64(&key);
 
 	CHECK(fips_gate_init(&whole, &cfg) == 0, "fips_gate_init rejected a valid config");
 	CHECK(fips_gate_init(&chunked, &cfg) == 0, "fips_gate_init rejected a valid config");
@@ -163,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off = FIPS_SEED_BYTES;
 	}
 	while (off < len) {
-		size_t chunk = 1 + splitmix(&chunk_state) % (3 * FIPS_BLOCK_BYTES);
+		size_t chunk = 1 + test_splitmix64(&chunk_state) % (3 * FIPS_BLOCK_BYTES);
 
 		if (chunk > len - off)
 			chunk = len - off;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "rngd/egd_proto.h"
+#include "tests/lib/splitmix64.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -147,30 +148,22 @@ static int run_file(const char *path)
 	return LLVMFuzzerTestOneInput(buf, n);
 }
 
-static uint64_t xorshift(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
 /* A well-formed script, mostly valid requests, now and then a bad byte:
  * random bytes alone end almost every script at its first command. */
 static size_t make_script(uint8_t *buf, size_t cap, uint64_t *x)
 {
-	size_t len = 0, steps = 1 + xorshift(x) % 400;
+	size_t len = 0, steps = 1 + test_splitmix64(x) % 400;
 
-	buf[len++] = (uint8_t)xorshift(x);
+	buf[len++] = (uint8_t)test_splitmix64(x);
 	while (steps-- && len + 64 < cap) {
-		uint64_t v = xorshift(x);
+		uint64_t v = test_splitmix64(x);
 		uint8_t n = (uint8_t)(1 + v % 20);
 
 		switch ((v >> 8) % 4) {
 		case 0:
 			buf[len++] = n;   /* op 0: n client bytes follow */
 			for (uint8_t i = 0; i < n; i++) {
-				uint64_t w = xorshift(x);
+				uint64_t w = test_splitmix64(x);
 
 				buf[len++] = w % 2000 == 0 ? (uint8_t)(w >> 16) : (uint8_t)((w >> 16) % 5 == 3 ? 2 : (w >> 16) % 5);
 			}
@@ -197,9 +190,9 @@ int main(int argc, char **argv)
 
 		if (i % 4 == 0) {
 			/* Raw random bytes too: the parser's error paths. */
-			len = 1 + (size_t)(xorshift(&x) % 256);
+			len = 1 + (size_t)(test_splitmix64(&x) % 256);
 			for (size_t k = 0; k < len; k++)
-				buf[k] = (uint8_t)xorshift(&x);
+				buf[k] = (uint8_t)test_splitmix64(&x);
 		} else {
 			len = make_script(buf, sizeof(buf), &x);
 		}

@@ -15,3 +15,6 @@ EXTRA_DIST += tests/lib/fips-constants.sh
 EXTRA_DIST += tests/lib/test_main.h
 # Where a test finds its data file (a header: test_data_file()).
 EXTRA_DIST += tests/lib/test_data_file.h
+# The tests' one seeded generator (a header: the fault shim and the fuzz
+# harnesses, built by their own rules, include it too).
+EXTRA_DIST += tests/lib/splitmix64.h

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <string.h>
 
+#include "tests/lib/splitmix64.h"
 #include "tests/reference/fips_reference.h"
 #include "tests/unit/fips_test_blocks.h"
 
@@ -15,14 +16,9 @@ void tb_seed(struct tb_rng *r, uint64_t seed)
 	r->state = seed;
 }
 
-/* splitmix64 */
 uint64_t tb_next(struct tb_rng *r)
 {
-	uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return test_splitmix64(&r->state);
 }
 
 uint32_t tb_below(struct tb_rng *r, uint32_t n)

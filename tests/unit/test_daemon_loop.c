@@ -29,11 +29,12 @@
 #include "rngd/loop.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
+#include "tests/lib/splitmix64.h"
 
 /* ---- fake source ------------------------------------------------------ */
 
 struct fake_source {
-	uint64_t state;           /* xorshift64* */
+	uint64_t state;           /* test_splitmix64() */
 	bool zeros;
 	int zeros_reads;          /* >0: reads 1..N return zeros, later ones random */
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
@@ -86,10 +87,7 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 			p[i] = 0;
 			continue;
 		}
-		f->state ^= f->state >> 12;
-		f->state ^= f->state << 25;
-		f->state ^= f->state >> 27;
-		p[i] = (uint8_t)((f->state * 0x2545F4914F6CDD1DULL) >> 56);
+		p[i] = (uint8_t)(test_splitmix64(&f->state) >> 56);
 	}
 	return (ssize_t)len;
 }
