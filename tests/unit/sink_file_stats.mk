@@ -2,7 +2,7 @@
 # (rngd/sink_file.c) and the counters' text and Prometheus forms
 # (rngd/stats.c).
 SINK_FILE_TEST_FILES = tests/unit/test_sink_file.c rngd/sink_file.c rngd/sink.h
-STATS_TEST_FILES = tests/unit/test_stats.c rngd/stats.c rngd/stats.h
+STATS_TEST_FILES = tests/unit/test_stats.c rngd/stats.c rngd/stats.h $(TESTS_LIB_SLURP)
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_sink_file tests/unit/test_stats

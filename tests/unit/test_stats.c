@@ -21,19 +21,18 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/slurp.h"
 #include "tests/lib/test_main.h"
 
 #include "rngd/stats.h"
 
 static char *read_all(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
 	size_t len = 0;
+	char *text = (char *)test_slurp(path, &len);
 
-	assert_non_null(f);
-	assert_true(getdelim(&text, &len, '\0', f) > 0);
-	(void)fclose(f);
+	assert_non_null(text);
+	assert_true(len > 0);
 	return text;
 }
 
