@@ -2,9 +2,9 @@
 # (sources/file.c with its offset record) and the hwrng source
 # (sources/hwrng.c) on stand-in files and character devices.
 SOURCE_FILE_TEST_FILES = tests/unit/test_source_file.c sources/file.c sources/file_offset.c \
-	sources/file_offset.h sources/common.c sources/source.h
+	sources/file_offset.h sources/common.c sources/source.h $(TESTS_LIB_SOURCE_FIXTURE)
 SOURCE_HWRNG_TEST_FILES = tests/unit/test_source_hwrng.c sources/hwrng.c sources/hwrng.h sources/common.c \
-	sources/source.h
+	sources/source.h $(TESTS_LIB_SOURCE_FIXTURE)
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_source_file tests/unit/test_source_hwrng

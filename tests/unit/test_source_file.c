@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
 #include "tests/lib/test_main.h"
 
 #include "sources/source.h"
@@ -69,22 +70,13 @@ static int teardown(void **state)
 
 static struct rng_source *new_source(const char *path, const char *state_dir)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
+	struct rng_source *src = fixture_source_new(&rng_source_file_ops);
 
-	assert_non_null(src);
-	assert_int_equal(rng_source_init(src, &rng_source_file_ops), 0);
 	if (path)
 		assert_int_equal(src->ops->set_option(src, "path", path), 0);
 	if (state_dir)
 		assert_int_equal(src->ops->set_option(src, "state_dir", state_dir), 0);
 	return src;
-}
-
-static void free_source(struct rng_source *src)
-{
-	src->ops->close(src);
-	rng_source_release(src);
-	free(src);
 }
 
 static void test_probe_and_open_say_what_is_wrong(void **state)
@@ -106,7 +98,7 @@ static void test_probe_and_open_say_what_is_wrong(void **state)
 	assert_non_null(strstr(src->why, "not a regular file, FIFO or character device"));
 	assert_int_equal(src->ops->set_option(src, "path", ""), -EINVAL);
 	assert_int_equal(src->ops->set_option(src, "nonsense", "x"), -EINVAL);
-	free_source(src);
+	fixture_source_free(src);
 }
 
 /* Read once: re-opens resume, the end is -ENODATA for good. */
@@ -130,7 +122,7 @@ static void test_regular_file_is_read_once(void **state)
 	assert_non_null(strstr(src->why, "never re-read"));
 	/* No state folder: nothing keeps the offset for the next run. */
 	assert_false(src->ops->may_credit(src));
-	free_source(src);
+	fixture_source_free(src);
 }
 
 /* With a state folder the next run resumes, and an exhausted file stays so. */
@@ -143,19 +135,19 @@ static void test_offset_kept_across_runs(void **state)
 	assert_int_equal(src->ops->open(src), 0);
 	assert_true(src->ops->may_credit(src));
 	assert_int_equal(src->ops->read(src, buf, 300), 300);
-	free_source(src);
+	fixture_source_free(src);
 
 	src = new_source(fx->data, fx->state);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_true(src->ops->may_credit(src));
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 700);
 	assert_int_equal(buf[0], (uint8_t)300);
-	free_source(src);
+	fixture_source_free(src);
 
 	src = new_source(fx->data, fx->state);
 	assert_int_equal(src->ops->open(src), -ENODATA);
 	assert_non_null(strstr(src->why, "by an earlier run"));
-	free_source(src);
+	fixture_source_free(src);
 }
 
 /* An unusable state folder: the bytes are read but earn nothing. */
@@ -173,7 +165,7 @@ static void test_no_kept_offset_no_credit(void **state)
 	assert_int_equal(src->ops->open(src), 0);
 	assert_false(src->ops->may_credit(src));
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
-	free_source(src);
+	fixture_source_free(src);
 }
 
 /* The first open of a FIFO returns at once although nobody writes; a
@@ -200,7 +192,7 @@ static void test_fifo_first_open_never_blocks(void **state)
 	(void)close(w);
 	/* The writer left: end of data, for the loop to re-open with back-off. */
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
-	free_source(src);
+	fixture_source_free(src);
 }
 
 #define RNGD_TEST_SETUP setup

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "tests/lib/source_fixture.h"
 #include "tests/lib/test_main.h"
 
 #include "sources/hwrng.h"
@@ -30,21 +31,7 @@ extern const struct rng_source_ops rng_source_hwrng_ops;
 
 static int setup(void **state)
 {
-	struct rng_source *src = calloc(1, sizeof(*src));
-
-	assert_non_null(src);
-	assert_int_equal(rng_source_init(src, &rng_source_hwrng_ops), 0);
-	*state = src;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct rng_source *src = *state;
-
-	src->ops->close(src);
-	rng_source_release(src);
-	free(src);
+	*state = fixture_source_new(&rng_source_hwrng_ops);
 	return 0;
 }
 
@@ -148,7 +135,7 @@ static void test_fd_outlives_close_until_release(void **state)
 }
 
 #define RNGD_TEST_SETUP setup
-#define RNGD_TEST_TEARDOWN teardown
+#define RNGD_TEST_TEARDOWN fixture_source_teardown
 
 RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_probe_names_what_is_wrong),
