@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include "rngd/policy.h"
+#include "sources/backoff.h"
 
 int rngd_policy_pick(const struct rngd_pick_candidate *c, size_t n, bool filling, bool zero_credit_paced)
 {
@@ -24,7 +25,7 @@ enum rngd_fail_outcome rngd_policy_block_failed(struct rngd_quarantine *q,
 {
 	q->fails_in_row++;
 	if (q->quarantined) {
-		q->backoff_ms = q->backoff_ms > rules->retest_max_ms / 2 ? rules->retest_max_ms : q->backoff_ms * 2;
+		q->backoff_ms = rng_backoff_double(q->backoff_ms, rules->retest_max_ms);
 		return RNGD_FAIL_RETEST_FAILED;
 	}
 	if (rules->after && q->fails_in_row >= rules->after) {

@@ -19,6 +19,7 @@
 #include "rngd/reader.h"
 #include "rngd/slot.h"
 #include "rngd/thread_stack.h"
+#include "sources/backoff.h"
 
 static void wake_main(struct rngd_loop *l)
 {
@@ -186,7 +187,7 @@ static void *reader_main(void *arg)
 						 "cannot open: %s; retrying in %.1f s", s->src.why,
 						 backoff / 1000.0);
 				reader_pause(s, backoff);
-				backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
+				backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 				continue;
 			}
 			wake_main(l);
@@ -252,7 +253,7 @@ static void *reader_main(void *arg)
 		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS :
 			     n == -ENODEV && device_events ? RNGD_DEVICE_WAIT_MS : backoff);
 		if (n < 0)
-			backoff = backoff * 2 > RNGD_REOPEN_MAX_MS ? RNGD_REOPEN_MAX_MS : backoff * 2;
+			backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 	}
 	explicit_bzero(&blk, sizeof(blk));
 	return NULL;

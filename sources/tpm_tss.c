@@ -31,6 +31,7 @@
 #include <trousers/trousers.h>
 #include <tss/tss_error.h>
 
+#include "sources/backoff.h"
 #include "sources/dl.h"
 #include "sources/parse_num.h"
 #include "sources/source.h"
@@ -191,7 +192,7 @@ static int reconnect(struct rng_source *src, struct tpm_tss_state *st)
 			break;
 		st->api->sleep_ms(delay);
 		waited_ms += delay;
-		delay = delay * 2 > TPM_TSS_BACKOFF_MAX_MS ? TPM_TSS_BACKOFF_MAX_MS : delay * 2;
+		delay = rng_backoff_double(delay, TPM_TSS_BACKOFF_MAX_MS);
 	}
 	return rng_source_why(src, -ECONNREFUSED, "tcsd at %s:%s unreachable after %u attempts: %s",
 			      where(st), port_of(), attempts, st->api->error_string(r));
