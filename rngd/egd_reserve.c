@@ -9,18 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "rngd/egd_reserve.h"
-
-static void poke(int fd)
-{
-	uint64_t one = 1;
-
-	/* A full eventfd counter already means "wake up". */
-	if (fd >= 0)
-		(void)!write(fd, &one, sizeof(one));
-}
+#include "rngd/eventfd_poke.h"
 
 int egd_reserve_init(struct egd_reserve *r, size_t capacity)
 {
@@ -81,7 +72,7 @@ size_t egd_reserve_put(struct egd_reserve *r, const uint8_t *buf, size_t len)
 	r->bytes_in += n;
 	(void)pthread_mutex_unlock(&r->lock);
 	if (n)
-		poke(r->data_fd);
+		rngd_eventfd_poke(r->data_fd);
 	return n;
 }
 
@@ -106,7 +97,7 @@ size_t egd_reserve_take(struct egd_reserve *r, uint8_t *out, size_t len)
 		r->head = 0;
 	(void)pthread_mutex_unlock(&r->lock);
 	if (crossed)
-		poke(r->want_fd);
+		rngd_eventfd_poke(r->want_fd);
 	return n;
 }
 

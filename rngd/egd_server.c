@@ -27,6 +27,7 @@
 
 #include "rngd/egd_clients.h"
 #include "rngd/egd_server.h"
+#include "rngd/eventfd_poke.h"
 #include "rngd/thread_stack.h"
 #include "sources/close_fd.h"
 
@@ -317,14 +318,12 @@ int egd_server_start(struct egd_server *s)
 
 void egd_server_stop(struct egd_server *s)
 {
-	uint64_t one = 1;
-
 	if (!s->running)
 		return;
 	(void)pthread_mutex_lock(&s->lock);
 	s->stop = true;
 	(void)pthread_mutex_unlock(&s->lock);
-	(void)!write(s->wake_fd, &one, sizeof(one));
+	rngd_eventfd_poke(s->wake_fd);
 	(void)pthread_join(s->thread, NULL);
 	s->running = false;
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rngd/eventfd_poke.h"
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
@@ -23,10 +24,7 @@
 
 static void wake_main(struct rngd_loop *l)
 {
-	uint64_t one = 1;
-
-	/* A full counter already means "wake up"; nothing to do on EAGAIN. */
-	(void)!write(l->event_fd, &one, sizeof(one));
+	rngd_eventfd_poke(l->event_fd);
 }
 
 /*
@@ -368,11 +366,7 @@ void rngd_readers_stop(struct rngd_loop *l)
 			raise_reader_flag(s, &s->stop);
 	}
 	/* Readers waiting on a source's fd (reader_read()). */
-	if (l->stop_fd >= 0) {
-		uint64_t one = 1;
-
-		(void)!write(l->stop_fd, &one, sizeof(one));
-	}
+	rngd_eventfd_poke(l->stop_fd);
 	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];

@@ -10,6 +10,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "rngd/eventfd_poke.h"
 #include "rngd/startup_watch.h"
 #include "rngd/thread_stack.h"
 
@@ -102,8 +103,6 @@ int rngd_startup_watch_start(struct rngd_startup_watch *w)
 /* Tell the thread to stop reading, and to park or to end. */
 static void stop_thread(struct rngd_startup_watch *w, bool park)
 {
-	uint64_t one = 1;
-
 	if (!w->running)
 		return;
 	(void)pthread_mutex_lock(&w->lock);
@@ -111,7 +110,7 @@ static void stop_thread(struct rngd_startup_watch *w, bool park)
 	w->told = true;
 	(void)pthread_cond_broadcast(&w->cond);
 	(void)pthread_mutex_unlock(&w->lock);
-	(void)!write(w->stop_fd, &one, sizeof(one));
+	rngd_eventfd_poke(w->stop_fd);
 	if (park) {
 		(void)pthread_mutex_lock(&w->lock);
 		while (!w->done)
