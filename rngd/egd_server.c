@@ -28,6 +28,7 @@
 #include "rngd/egd_clients.h"
 #include "rngd/egd_server.h"
 #include "rngd/eventfd_poke.h"
+#include "rngd/poll_timeout.h"
 #include "rngd/thread_stack.h"
 #include "sources/close_fd.h"
 
@@ -275,7 +276,6 @@ static void *server_main(void *arg)
 	for (;;) {
 		uint64_t now, next;
 		size_t n;
-		int timeout;
 
 		(void)pthread_mutex_lock(&s->lock);
 		if (s->stop) {
@@ -285,13 +285,7 @@ static void *server_main(void *arg)
 		now = rngd_now_ms();
 		n = egd_server_pollfds(s, pfd, now, &next);
 		(void)pthread_mutex_unlock(&s->lock);
-		if (next == UINT64_MAX)
-			timeout = -1;
-		else if (next <= now)
-			timeout = 0;
-		else
-			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
-		if (poll(pfd, n, timeout) < 0 && errno != EINTR) {
+		if (poll(pfd, n, rngd_poll_timeout_ms(now, next)) < 0 && errno != EINTR) {
 			rngd_log(s->log, LOG_ERR, WHO, "poll: %s; not serving", strerror(errno));
 			break;
 		}

@@ -40,6 +40,7 @@
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
 #include "rngd/policy.h"
+#include "rngd/poll_timeout.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
 #include "rngd/thread_stack.h"
@@ -334,12 +335,9 @@ int rngd_loop_run(struct rngd_loop *l)
 		/* Zero-credit blocks held back while the pool fills. */
 		if (demand > 0 && l->zero_credit_not_before_ms > now && rngd_flow_host_filling(l))
 			next = min_u64(next, l->zero_credit_not_before_ms);
-		if (next == UINT64_MAX || next == RNG_SINK_NEVER)
-			timeout = -1;
-		else if (next <= now)
-			timeout = 0;
-		else
-			timeout = next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
+		/* RNG_SINK_NEVER is UINT64_MAX, which the time-out reads as
+		 * "no deadline". */
+		timeout = rngd_poll_timeout_ms(now, next);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
 		/* A stalled sink (a pipe nobody reads) is waited for here, beside
