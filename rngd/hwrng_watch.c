@@ -53,6 +53,11 @@ int hwrng_watch_fd(const struct hwrng_watch *w)
 	return w->events.fd;
 }
 
+void hwrng_watch_mark_readable(struct hwrng_watch *w)
+{
+	w->readable = true;
+}
+
 /* Re-read rng_current and rng_quality; true if the source is a new one. */
 static bool look(struct hwrng_watch *w, uint64_t now, const char *why)
 {

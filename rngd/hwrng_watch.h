@@ -51,6 +51,10 @@ void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_s
 /* The fd the loop polls, or -1. */
 int hwrng_watch_fd(const struct hwrng_watch *w);
 
+/* Called by the loop when poll() found that fd ready: the next
+ * hwrng_watch_run() reads the events waiting there. */
+void hwrng_watch_mark_readable(struct hwrng_watch *w);
+
 /* Called by the loop on each pass (main thread): handles what happened,
  * returns the time of the next look. */
 uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now);

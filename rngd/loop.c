@@ -354,7 +354,7 @@ int rngd_loop_run(struct rngd_loop *l)
 			(void)!read(l->event_fd, &v, sizeof(v));
 		}
 		if (pfd[3].revents)
-			l->hwrng_watch->readable = true;
+			hwrng_watch_mark_readable(l->hwrng_watch);
 	}
 
 	stop_readers(l);
