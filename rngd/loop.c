@@ -14,8 +14,10 @@
  *                    device watch's tick, systemd readiness, status and
  *                    watchdog, the summary.
  *   Waiting          here: poll() on a signalfd, an eventfd the readers
- *                    poke and the device watch's socket, with a timeout
- *                    from the sink, the re-test deadlines and the jobs;
+ *                    poke, the device watch's socket and, while the sink
+ *                    wants nothing, the sink's wait fd (a stalled pipe:
+ *                    POLLOUT), with a timeout from the sink, the re-test
+ *                    deadlines, the zero-credit hold-back and the jobs;
  *                    signals (SIGHUP reload, SIGUSR1 stats, SIGTERM);
  *                    opening the sources; start and stop.
  */
