@@ -15,7 +15,7 @@ EGD_RESERVE_TEST_FILES = tests/unit/test_egd_reserve.c rngd/egd_reserve.c rngd/e
 EGD_PROTO_TEST_FILES = tests/unit/test_egd_proto.c rngd/egd_proto.c rngd/egd_proto.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h
 EGD_SERVER_TEST_FILES = tests/unit/test_egd_server.c rngd/egd_server.c rngd/egd_server.h rngd/egd_clients.c \
-	rngd/egd_proto.c rngd/egd_reserve.c rngd/log.c rngd/log.h
+	rngd/egd_proto.c rngd/egd_reserve.c rngd/log.c rngd/log.h sources/parse_num.c
 EGD_SHARE_TEST_FILES = tests/unit/test_egd_share.c rngd/egd_share.c rngd/egd_share.h \
 	rngd/egd_reserve.c rngd/egd_reserve.h rngd/egd_condense.c rngd/egd_condense.h \
 	sources/sha512.c sources/sha512.h

@@ -31,6 +31,7 @@
 #include "rngd/poll_timeout.h"
 #include "rngd/thread_stack.h"
 #include "sources/close_fd.h"
+#include "sources/parse_num.h"
 
 #define WHO "egd"
 
@@ -48,7 +49,6 @@ void egd_server_config_default(struct egd_server_config *cfg)
 static int resolve_group(struct egd_server *s, const char *name, gid_t *gid)
 {
 	struct group *g;
-	char *end;
 	unsigned long n;
 
 	*gid = (gid_t)-1;
@@ -58,9 +58,8 @@ static int resolve_group(struct egd_server *s, const char *name, gid_t *gid)
 			*gid = g->gr_gid;
 		return 0;
 	}
-	errno = 0;
-	n = strtoul(name, &end, 10);
-	if (name[0] >= '0' && name[0] <= '9' && !*end && !errno && n < (unsigned long)(gid_t)-1) {
+	/* Below (gid_t)-1, which chown() takes for "leave the group". */
+	if (rng_parse_uint(name, 0, (unsigned long)(gid_t)-1 - 1, &n) == 0) {
 		*gid = (gid_t)n;
 		return 0;
 	}
