@@ -35,11 +35,9 @@ tests_unit_test_daemon_source_set_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
 tests_unit_test_daemon_source_set_LDADD = $(DAEMON_SOURCE_SET_LIBS)
 endif
 
-# Inline helpers several daemon and source files share. Listed here, not
-# in a _SOURCES of rngd's, so they are in the tarball (and so in the
-# sanitizer build, which is made from it) through this line.
+# Inline helpers several daemon and source files share (rngd's and the
+# sources' _SOURCES list them too).
 SHARED_HELPER_HDRS = sources/backoff.h rngd/eventfd_poke.h rngd/poll_timeout.h
-EXTRA_DIST += $(SHARED_HELPER_HDRS)
 SHARED_HELPERS_TEST_FILES = tests/unit/test_shared_helpers.c $(SHARED_HELPER_HDRS)
 # The device watch as the loop drives it, the rest of the loop stubbed.
 HWRNG_WATCH_TEST_FILES = tests/unit/test_hwrng_watch.c rngd/hwrng_watch.c rngd/hwrng_watch.h \
