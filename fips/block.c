@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "fips/byte_load.h"
 #include "fips/internal.h"
 
 #define BLOCK_WORDS ((FIPS_BLOCK_BITS + 63) / 64)          /* 313 */
@@ -50,15 +51,6 @@ _Static_assert(MEASURED_RUN == 7 + 4, "the measured-run mask is A_8 & A_4 << 7")
 
 _Static_assert(FIPS_BLOCK_BITS % 8 == 0, "blocks are whole bytes");
 _Static_assert(TAIL_BITS % 8 == 0 && TAIL_BITS > 0, "tail is whole bytes");
-
-static inline __attribute__((always_inline))
-uint64_t load_be64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? __builtin_bswap64(v) : v;
-}
 
 /* Word @i of X seen @s positions later in the bit stream (0 < s < 64). */
 static inline __attribute__((always_inline))

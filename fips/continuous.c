@@ -9,17 +9,12 @@
 
 #include <string.h>
 
+#include "fips/byte_load.h"
 #include "fips/internal.h"
 
 #define CONTINUOUS_WORDS (FIPS_BLOCK_BYTES / 4)
 
 _Static_assert(FIPS_BLOCK_BYTES % 4 == 0, "blocks are whole words");
-
-static inline uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 FIPS_HOT
 bool fips_continuous_block(bool *have_last, uint32_t *last,

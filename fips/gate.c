@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fips/byte_load.h"
 #include "fips/internal.h"
 
 #define DEFAULT_SAMPLE_BITS 8
@@ -76,10 +77,11 @@ void fips_gate_destroy(struct fips_gate *g)
 	explicit_bzero(g, sizeof(*g));
 }
 
+_Static_assert(FIPS_SEED_BYTES == sizeof(uint32_t), "the seed is one continuous-test word");
+
 void fips_gate_seed(struct fips_gate *g, const uint8_t seed[FIPS_SEED_BYTES])
 {
-	g->last_word = (uint32_t)seed[0] | (uint32_t)seed[1] << 8 |
-		       (uint32_t)seed[2] << 16 | (uint32_t)seed[3] << 24;
+	g->last_word = load_le32(seed);
 	g->have_last_word = true;
 }
 

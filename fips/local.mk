@@ -14,6 +14,8 @@ FIPS_SOURCES = \
 	fips/sp800_90b.c \
 	fips/verdict.c
 FIPS_HDRS = fips/fips.h fips/internal.h
+# Byte-order loads, shared with sources/sha512.c (header-only).
+FIPS_HDRS += fips/byte_load.h
 # No libm: fips/logmath.c (0.45 MB resident in the daemon otherwise).
 FIPS_LIBS =
 

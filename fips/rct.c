@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "fips/byte_load.h"
 #include "fips/internal.h"
 
 #define SAMPLE_BYTES FIPS_BLOCK_BYTES
@@ -88,30 +89,13 @@ static inline uint64_t equal_bytes(uint64_t x, uint64_t y)
 	return ~(((z & LOW7) + LOW7) | z) & HIGH1;
 }
 
-static inline uint64_t load_le(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
-static inline uint64_t load_le8(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? v : __builtin_bswap64(v);
-}
-
 FIPS_HOT
 static void mark_repeats(const uint8_t *block, uint8_t before, bool have_before,
 			 uint64_t repeats[CHUNKS])
 {
 	for (size_t c = 0; c < CHUNKS; c++) {
 		size_t n = c + 1 < CHUNKS ? 8 : SAMPLE_BYTES - 8 * c;
-		uint64_t x = n == 8 ? load_le8(block + 8 * c) : load_le(block + 8 * c, n);
+		uint64_t x = n == 8 ? load_le64(block + 8 * c) : load_le_upto64(block + 8 * c, n);
 		uint64_t prev = c ? block[8 * c - 1] : before;
 		uint64_t valid = n == 8 ? HIGH1 : HIGH1 >> (8 * (8 - n));
 

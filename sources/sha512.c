@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "fips/byte_load.h"
 #include "sources/sha512.h"
 
 static const uint64_t K[80] = {
@@ -42,15 +43,6 @@ static const uint64_t H0[8] = {
 static uint64_t ror(uint64_t x, unsigned n)
 {
 	return (x >> n) | (x << (64 - n));
-}
-
-static uint64_t load_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	return v;
 }
 
 static void store_be64(uint8_t *p, uint64_t v)

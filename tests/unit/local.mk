@@ -63,3 +63,10 @@ tests_unit_test_fips_logmath_LDADD = $(FIPS_TEST_LDADD) -lm
 tests_unit_test_fips_kat_SOURCES = tests/unit/test_fips_kat.c $(FIPS_TEST_HELPERS)
 tests_unit_test_fips_kat_LDADD = $(FIPS_TEST_LDADD)
 endif
+
+# fips/byte_load.h, the byte-order loads of the gate and of sources/sha512.c.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_byte_load
+TESTS += tests/unit/test_byte_load
+tests_unit_test_byte_load_SOURCES = tests/unit/test_byte_load.c fips/byte_load.h
+endif
