@@ -45,14 +45,10 @@ static const struct {
 /* A numeric index to rng-tools' name; @name itself otherwise. */
 static const char *peer_name(const char *name, struct rngd_options *o, const char *opt, int *r)
 {
-	char *end;
 	unsigned long i;
 
 	*r = 0;
-	if (!name[0] || name[0] < '0' || name[0] > '9')
-		return name;
-	i = strtoul(name, &end, 10);
-	if (*end || i >= N_PEER_SOURCES)
+	if (rng_parse_uint(name, 0, N_PEER_SOURCES - 1, &i) < 0)
 		return name;
 	*r = rngd_options_note(o, LOG_INFO, "%s %s: rng-tools' index %lu is its %s source", opt, name, i, peer_sources[i].name);
 	return peer_sources[i].name;

@@ -113,6 +113,28 @@ static void indexes_keys_and_devices(void **state)
 	rngd_options_free(&r.o);
 }
 
+/*
+ * Only a whole decimal 0..10 is an index: a last index, a leading zero, and
+ * near misses (one past the table, trailing junk, a sign, a blank, a value
+ * that wraps to 5 modulo 2^64) that must stay names.
+ */
+static void index_edges(void **state)
+{
+	static const char *const not_indexes[] = { "11", "5x", "+5", " 5", "18446744073709551621" };
+	struct run r;
+
+	(void)state;
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-x", "10", "-x", "05", NULL), 0);
+	assert_true(has_note(&r.o, LOG_INFO, "-x 10: rng-tools' index 10 is its namedpipe source"));
+	assert_true(has_note(&r.o, LOG_INFO, "-x 05: rng-tools' index 5 is its nist source"));
+	rngd_options_free(&r.o);
+	for (size_t i = 0; i < sizeof(not_indexes) / sizeof(not_indexes[0]); i++) {
+		(void)load(&r, "rngd", "-c", "/dev/null", "-x", not_indexes[i], NULL);
+		assert_false(has_note(&r.o, LOG_INFO, "rng-tools' index"));
+		rngd_options_free(&r.o);
+	}
+}
+
 static void debian_personality(void **state)
 {
 	struct run r;
@@ -269,6 +291,7 @@ static void defaults_file(void **state)
 RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
+	cmocka_unit_test(index_edges),
 	cmocka_unit_test(debian_personality),
 	cmocka_unit_test(debian_seconds),
 	cmocka_unit_test(rng_tools5_personality),
