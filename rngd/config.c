@@ -25,6 +25,7 @@
 
 #include "rngd/file_kind.h"
 #include "rngd/options.h"
+#include "sources/read_full.h"
 
 #define CONFIG_LINE_MAX 4096
 /* rngd.conf(5) and rngd(8) FILES: a config file holds at most 1 MiB. */
@@ -41,24 +42,6 @@ static char *trim(char *s)
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = '\0';
 	return s;
-}
-
-/* Up to @cap bytes of @fd into @buf; *len is what was read. 0 or -errno. */
-static int read_upto(int fd, char *buf, size_t cap, size_t *len)
-{
-	*len = 0;
-	while (*len < cap) {
-		ssize_t n = read(fd, buf + *len, cap - *len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		*len += (size_t)n;
-	}
-	return 0;
 }
 
 /*
@@ -158,6 +141,7 @@ int rngd_config_load(struct rngd_options *o, const char *path, bool must_exist,
 {
 	unsigned int lineno = 0;
 	size_t len, off = 0;
+	ssize_t got;
 	char *text;
 	int fd = -1, r;
 
@@ -171,9 +155,11 @@ int rngd_config_load(struct rngd_options *o, const char *path, bool must_exist,
 		snprintf(err, RNGD_ERR_MAX, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	r = read_upto(fd, text, CONFIG_SIZE_MAX + 1, &len);
+	got = rng_read_full(fd, text, CONFIG_SIZE_MAX + 1);
 	(void)close(fd);
-	if (r < 0) {
+	len = got < 0 ? 0 : (size_t)got;
+	if (got < 0) {
+		r = (int)got;
 		snprintf(err, RNGD_ERR_MAX, "%s: read error: %s", path, strerror(-r));
 	} else if (len > CONFIG_SIZE_MAX) {
 		snprintf(err, RNGD_ERR_MAX, "%s: more than the %d bytes (1 MiB) a config file may hold", path,

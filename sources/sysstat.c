@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "sources/sha512.h"
+#include "sources/read_full.h"
 #include "sources/source.h"
 #include "sources/sysstat.h"
 #include "sources/sysstat_parse.h"
@@ -150,7 +151,7 @@ static ssize_t slurp(struct sysstat_state *st, const char *path)
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		ssize_t r;
+		ssize_t n;
 
 		if (len == st->text_cap) {
 			size_t cap = st->text_cap ? st->text_cap * 2 : 16384;
@@ -168,18 +169,15 @@ static ssize_t slurp(struct sysstat_state *st, const char *path)
 			st->text = t;
 			st->text_cap = cap;
 		}
-		r = read(fd, st->text + len, st->text_cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = -errno;
-
+		n = rng_read_full(fd, st->text + len, st->text_cap - len);
+		if (n < 0) {
 			(void)close(fd);
-			return err;
+			return n;
 		}
-		if (r == 0)
+		len += (size_t)n;
+		/* Short of the buffer only at end of file. */
+		if (len < st->text_cap)
 			break;
-		len += (size_t)r;
 	}
 	(void)close(fd);
 	return (ssize_t)len;

@@ -59,3 +59,11 @@ endif
 check_PROGRAMS += $(SOURCE_UNIT_TESTS)
 TESTS += $(SOURCE_UNIT_TESTS)
 endif
+
+# sources/read_full.h, the whole-file read of sources/sysstat.c and rngd/config.c.
+EXTRA_DIST += tests/unit/test_read_full.c
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_read_full
+TESTS += tests/unit/test_read_full
+tests_unit_test_read_full_SOURCES = tests/unit/test_read_full.c sources/read_full.h
+endif
