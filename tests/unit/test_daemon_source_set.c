@@ -136,7 +136,7 @@ static void test_exclude_include_order(void **state)
 	rngd_slots_free(s.slots, s.n);
 }
 
-static void test_source_options(void **state)
+static void test_source_options_reach_their_named_instance(void **state)
 {
 	struct set s;
 
@@ -181,7 +181,7 @@ static void test_bad_selection_or_key_refused_with_its_reason(void **state)
 	}
 }
 
-static void test_reapply(void **state)
+static void test_reapply_resets_dropped_keys_and_applies_new_ones(void **state)
 {
 	struct rngd_options o;
 	struct set s;
@@ -280,9 +280,9 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_every_built_source_enabled_at_its_default_credit),
 	cmocka_unit_test(test_file_instances),
 	cmocka_unit_test(test_exclude_include_order),
-	cmocka_unit_test(test_source_options),
+	cmocka_unit_test(test_source_options_reach_their_named_instance),
 	cmocka_unit_test(test_bad_selection_or_key_refused_with_its_reason),
-	cmocka_unit_test(test_reapply),
+	cmocka_unit_test(test_reapply_resets_dropped_keys_and_applies_new_ones),
 	cmocka_unit_test(test_failed_reapply_changes_nothing),
 	cmocka_unit_test(test_reapply_beside_a_reopening_reader)
 )

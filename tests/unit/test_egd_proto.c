@@ -294,7 +294,7 @@ static void test_tokens_at_empty_reserve(void **state)
 	assert_true(at > 10 && at != UINT64_MAX);
 }
 
-static void test_stall(void **state)
+static void test_stall_only_on_unread_reply_or_half_request(void **state)
 {
 	(void)state;
 	lim.stall_ms = 1000;
@@ -316,7 +316,7 @@ static void test_stall(void **state)
 	assert_true(egd_conn_stalled(&conn, &lim, 5000));
 }
 
-static void test_wipe(void **state)
+static void test_output_wiped_once_written_and_on_conn_wipe(void **state)
 {
 	size_t len;
 
@@ -335,7 +335,7 @@ static void test_wipe(void **state)
 		assert_int_equal(conn.out[i], 0);
 }
 
-static void test_prime(void **state)
+static void test_prime_pushes_bytes_first_counted_as_request_and_capped(void **state)
 {
 	uint8_t out[1024];
 
@@ -376,7 +376,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_flooding_by_bytes),
 	RNGD_FIXTURE_TEST(test_rate_limit),
 	RNGD_FIXTURE_TEST(test_tokens_at_empty_reserve),
-	RNGD_FIXTURE_TEST(test_stall),
-	RNGD_FIXTURE_TEST(test_wipe),
-	RNGD_FIXTURE_TEST(test_prime)
+	RNGD_FIXTURE_TEST(test_stall_only_on_unread_reply_or_half_request),
+	RNGD_FIXTURE_TEST(test_output_wiped_once_written_and_on_conn_wipe),
+	RNGD_FIXTURE_TEST(test_prime_pushes_bytes_first_counted_as_request_and_capped)
 )

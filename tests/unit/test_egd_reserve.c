@@ -40,7 +40,7 @@ static void assert_snapshot(struct egd_reserve *r, const struct egd_reserve_snap
 	assert_int_equal(snap.bytes_out, expected->bytes_out);
 }
 
-static void test_bounds(void **state)
+static void test_init_rejects_out_of_bounds_size_and_destroy_is_idempotent(void **state)
 {
 	struct egd_reserve r;
 
@@ -220,7 +220,7 @@ static void test_race_each_byte_once(void **state)
 }
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_bounds),
+	cmocka_unit_test(test_init_rejects_out_of_bounds_size_and_destroy_is_idempotent),
 	cmocka_unit_test(test_fifo_wrap_and_wipe),
 	cmocka_unit_test(test_snapshot_fields),
 	cmocka_unit_test(test_want_and_wakeups),

@@ -70,7 +70,7 @@ static const char *next_message(void)
 	return buf;
 }
 
-static void test_messages(void **state)
+static void test_each_notify_call_sends_its_message_in_order(void **state)
 {
 	(void)state;
 	notify_ready();
@@ -224,7 +224,7 @@ static void test_watchdog_usec_malformed(void **state)
 #define RNGD_TEST_TEARDOWN teardown
 
 RNGD_TEST_MAIN(
-	RNGD_FIXTURE_TEST(test_messages),
+	RNGD_FIXTURE_TEST(test_each_notify_call_sends_its_message_in_order),
 	RNGD_FIXTURE_TEST(test_status_is_one_bounded_line),
 	RNGD_FIXTURE_TEST(test_watchdog_usec),
 	RNGD_FIXTURE_TEST(test_no_socket_is_silent),

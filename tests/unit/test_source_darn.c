@@ -70,7 +70,7 @@ static void test_not_power(void **state)
 }
 
 /* A POWER8: DARN would be an illegal instruction, so it must never run. */
-static void test_power8(void **state)
+static void test_power8_without_darn_refused_untried(void **state)
 {
 	fake_auxv.hwcap2 = ~DARN_HWCAP2_DARN;
 	assert_source_refuses_untried(*state, -ENODEV, "lacks DARN");
@@ -176,7 +176,7 @@ static void test_stuck_generator(void **state)
 	assert_open_fails(src, -EIO, "stuck generator");
 }
 
-static void test_native(void **state)
+static void test_real_cpu_usable_iff_hwcap_and_words_vary(void **state)
 {
 	uint64_t words[32];
 	unsigned long darn = 0;
@@ -196,7 +196,7 @@ static void test_native(void **state)
 
 RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_not_power),
-	RNGD_FIXTURE_TEST(test_power8),
+	RNGD_FIXTURE_TEST(test_power8_without_darn_refused_untried),
 	RNGD_FIXTURE_TEST(test_raw_preferred),
 	RNGD_FIXTURE_TEST(test_falls_back_to_conditioned),
 	RNGD_FIXTURE_TEST(test_raw_demanded),
@@ -205,5 +205,5 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_persistent_error_value),
 	RNGD_FIXTURE_TEST(test_partial_then_error),
 	RNGD_FIXTURE_TEST(test_stuck_generator),
-	cmocka_unit_test(test_native)
+	cmocka_unit_test(test_real_cpu_usable_iff_hwcap_and_words_vary)
 )

@@ -111,7 +111,7 @@ static const struct detection_case detection_cases[] = {
 };
 
 /* Each CPU on a fresh source; a refused one never runs XSTORE and stays closed. */
-static void test_detection(void **state)
+static void test_probe_accepts_only_via_or_zhaoxin_with_rng_enabled(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(detection_cases) / sizeof(detection_cases[0]); i++) {
@@ -279,7 +279,7 @@ static void test_real_cpu(void **state)
 #define RNGD_TEST_TEARDOWN fixture_source_teardown
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_detection),
+	cmocka_unit_test(test_probe_accepts_only_via_or_zhaoxin_with_rng_enabled),
 	RNGD_FIXTURE_TEST(test_default_divisor_one_byte_per_store),
 	RNGD_FIXTURE_TEST(test_divisor_zero_eight_bytes),
 	cmocka_unit_test(test_status_words),

@@ -82,7 +82,7 @@ static void test_pin_file(void **state)
 	assert_non_null(strstr(why, "/nonexistent/pin"));
 }
 
-static void test_options(void **state)
+static void test_rejects_bad_options_and_stays_off_without_module(void **state)
 {
 	struct rng_source *src = fixture_source_new(&rng_source_pkcs11_ops);
 	static const struct option_case cases[] = {
@@ -109,5 +109,5 @@ static void test_options(void **state)
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_rv_names),
 	cmocka_unit_test(test_pin_file),
-	cmocka_unit_test(test_options)
+	cmocka_unit_test(test_rejects_bad_options_and_stays_off_without_module)
 )

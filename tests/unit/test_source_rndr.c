@@ -188,7 +188,7 @@ static void test_stuck_generator(void **state)
 }
 
 /* The real CPU: usable exactly when the kernel reports FEAT_RNG. */
-static void test_native(void **state)
+static void test_real_cpu_usable_iff_feat_rng_and_bytes_nonzero(void **state)
 {
 	unsigned char buf[256];
 	unsigned long rng = 0;
@@ -220,5 +220,5 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_partial_then_failure),
 	RNGD_FIXTURE_TEST(test_selftest_fails),
 	RNGD_FIXTURE_TEST(test_stuck_generator),
-	cmocka_unit_test(test_native)
+	cmocka_unit_test(test_real_cpu_usable_iff_feat_rng_and_bytes_nonzero)
 )

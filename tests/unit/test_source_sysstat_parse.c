@@ -27,7 +27,7 @@ static struct sysstat_values vals_new(size_t cap)
 
 #define PARSE(fn, text, vals) fn(text, strlen(text), vals)
 
-static void test_interrupts(void **state)
+static void test_interrupts_counts_per_cpu_columns_not_labels(void **state)
 {
 	static const char text[] =
 		"           CPU0       CPU1       \n"
@@ -49,7 +49,7 @@ static void test_interrupts(void **state)
 	assert_int_equal(PARSE(sysstat_parse_interrupts, "  CPU0 CPU1\n", &v), 0);
 }
 
-static void test_stat(void **state)
+static void test_stat_counts_every_field_up_to_uint64_max(void **state)
 {
 	static const char text[] =
 		"cpu  10 20 30 40 50 0 0 0 0 0\n"
@@ -71,7 +71,7 @@ static void test_stat(void **state)
 	assert_true(v.v[0] == UINT64_MAX);
 }
 
-static void test_diskstats(void **state)
+static void test_diskstats_counts_fields_and_skips_blank_lines(void **state)
 {
 	static const char text[] =
 		"   8       0 sda 100 2 300 4 5 6 7 8 0 9 10\n"
@@ -88,7 +88,7 @@ static void test_diskstats(void **state)
 	assert_int_equal(v.v[1], 8);
 }
 
-static void test_vmstat(void **state)
+static void test_vmstat_takes_one_counter_per_line(void **state)
 {
 	static const char text[] = "nr_free_pages 12345\npgfault 999\n\n";
 	struct sysstat_values v = vals_new(64);
@@ -98,7 +98,7 @@ static void test_vmstat(void **state)
 	assert_int_equal(v.v[1], 999);
 }
 
-static void test_netdev(void **state)
+static void test_netdev_counts_after_colon_past_two_headers(void **state)
 {
 	static const char text[] =
 		"Inter-|   Receive                                                |  Transmit\n"
@@ -118,7 +118,7 @@ static void test_netdev(void **state)
 	assert_int_equal(PARSE(sysstat_parse_netdev, "a|b\nc|d\n", &v), 0);
 }
 
-static void test_integer(void **state)
+static void test_integer_reads_signed_value_as_uint64(void **state)
 {
 	struct sysstat_values v = vals_new(64);
 
@@ -207,12 +207,12 @@ static void test_capacity_and_binary(void **state)
 }
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(test_interrupts),
-	cmocka_unit_test(test_stat),
-	cmocka_unit_test(test_diskstats),
-	cmocka_unit_test(test_vmstat),
-	cmocka_unit_test(test_netdev),
-	cmocka_unit_test(test_integer),
+	cmocka_unit_test(test_interrupts_counts_per_cpu_columns_not_labels),
+	cmocka_unit_test(test_stat_counts_every_field_up_to_uint64_max),
+	cmocka_unit_test(test_diskstats_counts_fields_and_skips_blank_lines),
+	cmocka_unit_test(test_vmstat_takes_one_counter_per_line),
+	cmocka_unit_test(test_netdev_counts_after_colon_past_two_headers),
+	cmocka_unit_test(test_integer_reads_signed_value_as_uint64),
 	cmocka_unit_test(test_malformed_texts_rejected),
 	cmocka_unit_test(test_capacity_and_binary)
 )

@@ -24,7 +24,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static void test_options(void **state)
+static void test_rejects_empty_long_tcti_and_unknown_options(void **state)
 {
 	struct rng_source *src = *state;
 	char longv[600];
@@ -76,7 +76,7 @@ static void test_unknown_tcti(void **state)
 #define RNGD_TEST_TEARDOWN fixture_source_teardown
 
 RNGD_TEST_MAIN(
-	RNGD_FIXTURE_TEST(test_options),
+	RNGD_FIXTURE_TEST(test_rejects_empty_long_tcti_and_unknown_options),
 	RNGD_FIXTURE_TEST(test_missing_device),
 	RNGD_FIXTURE_TEST(test_default_device_honest),
 	RNGD_FIXTURE_TEST(test_unknown_tcti)

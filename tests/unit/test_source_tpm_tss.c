@@ -281,7 +281,7 @@ static void test_tpm_error_is_reported(void **state)
 	assert_int_equal(fake_backoff.count, 0); /* TPM errors are not connection trouble */
 }
 
-static void test_options(void **state)
+static void test_port_exported_to_tcsd_env_and_bad_options_rejected(void **state)
 {
 	struct rng_source *src = *state;
 	static const struct option_case port_cases[] = {
@@ -324,6 +324,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_reconnect_gives_up),
 	RNGD_FIXTURE_TEST(test_link_broken_every_time),
 	RNGD_FIXTURE_TEST(test_tpm_error_is_reported),
-	RNGD_FIXTURE_TEST(test_options),
+	RNGD_FIXTURE_TEST(test_port_exported_to_tcsd_env_and_bad_options_rejected),
 	RNGD_FIXTURE_TEST(test_reopen_keeps_options)
 )

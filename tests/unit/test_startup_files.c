@@ -192,7 +192,7 @@ static void test_pidfile_kinds(void **state)
 	(void)close(fd);
 }
 
-static void test_resolve(void **state)
+static void test_privs_resolve_names_missing_user_or_group_and_rejects_empty(void **state)
 {
 	const char *unknown;
 	uid_t uid;
@@ -216,5 +216,5 @@ RNGD_TEST_MAIN_WITH(setup, teardown,
 	cmocka_unit_test(test_long_line),
 	cmocka_unit_test(test_not_regular),
 	cmocka_unit_test(test_pidfile_kinds),
-	cmocka_unit_test(test_resolve)
+	cmocka_unit_test(test_privs_resolve_names_missing_user_or_group_and_rejects_empty)
 )
