@@ -1,4 +1,4 @@
-# rngd/egd.mk: the EGD server (issue 8): sources for rngd, their unit tests
+# rngd/egd.mk: the EGD server: its sources for rngd, their unit tests
 # (run under ASan+UBSan too: tests/unit/sanitize.mk), the host tests and
 # their client, and the request parser's fuzz harness (a replay run in
 # make check, libFuzzer in check-long when clang is there).

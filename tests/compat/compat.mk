@@ -1,5 +1,5 @@
-# tests/compat/compat.mk: rng-tools users' command lines and config files
-# (issue 13), each started under guard.sh.
+# tests/compat/compat.mk: rng-tools users' command lines and config files,
+# each started under guard.sh.
 COMPAT_TESTS = \
 	tests/compat/compat-peer-options.sh \
 	tests/compat/compat-shipped.sh

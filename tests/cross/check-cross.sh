@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check (issue 17): cross-build rngd, rngtest and the unit tests for
+# make check: cross-build rngd, rngtest and the unit tests for
 # arm64 and 64-bit POWER with Debian's cross compilers and multiarch
 # libraries, and run them under qemu-user on a CPU with the instruction
 # source and one without:

@@ -47,8 +47,8 @@ tests/fuzz/fuzz_sysstat: $(top_srcdir)/tests/fuzz/fuzz_sysstat.c $(top_srcdir)/t
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_BUILD) tests/fuzz/fuzz_sysstat.c sources/sysstat_parse.c
 
-# The EGD request parser and client state machine (issue 8's harness,
-# shared with its make-check replay in tests/fuzz/test_egd_fuzz.c).
+# The EGD request parser and client state machine (one harness, shared
+# with its make-check replay in tests/fuzz/test_egd_fuzz.c).
 tests/fuzz/fuzz_egd: $(top_srcdir)/tests/fuzz/test_egd_fuzz.c $(top_srcdir)/rngd/egd_proto.c \
 		$(top_srcdir)/rngd/egd_reserve.c $(top_srcdir)/rngd/egd_proto.h $(top_srcdir)/tests/lib/splitmix64.h config.h
 	@$(MKDIR_P) tests/fuzz

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, the accounting test: rngd built with a recording mock of the
+# The credit accounting test: rngd built with a recording mock of the
 # kernel interface (rngd-mockkernel: linux 5.18+'s input pool, ready at
 # 256 counted bits) runs a mixed set of sources (good, biased, repeated,
 # stuck) with --on-fail=mix, takes SIGHUPs (one that fails), and is

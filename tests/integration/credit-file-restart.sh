@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12.7: a regular-file source with credit is never credited twice
+# A regular-file source with credit is never credited twice
 # across restarts (Restart=on-failure, the watchdog, a hand restart): its
 # read offset is kept in --state-dir. A restart loop: SIGKILL mid-file (a
 # crash), SIGTERM, and runs after the end; every block of the file reaches

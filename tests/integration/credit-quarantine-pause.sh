@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12.5: a quarantined source "is not read until its re-test time"
+# A quarantined source "is not read until its re-test time"
 # (rngd.8). The reader pauses at the quarantine; what it had queued is
 # dropped; at the re-test time the queue is flushed once more and only a
 # block read after that point is the re-test block.

@@ -1,5 +1,5 @@
-# tests/integration/credit.mk: issue 12 ("credit is exact"): quarantine
-# pauses the reader, file offsets persist across restarts, and the
+# tests/integration/credit.mk: that rngd credits exactly what passed:
+# quarantine pauses the reader, file offsets persist across restarts, and the
 # accounting test with a recording mock of the kernel interface.
 CREDIT_INTEGRATION_TESTS = \
 	tests/integration/credit-quarantine-pause.sh \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12.3: with -D, the hwrng source's device fd outlives SIGHUP and read
+# With -D, the hwrng source's device fd outlives SIGHUP and read
 # errors. The device here is a root-only (0600, in a 0700 folder) node of
 # /dev/urandom's numbers, so a re-open as nobody fails with EACCES, as
 # /dev/hwrng's does for the rngd user: before the fix rngd lost the device

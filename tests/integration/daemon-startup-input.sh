@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input at start-up (issue 18), as a table: every option's values just
+# Bad input at start-up, as a table: every option's values just
 # outside its range on both sides and malformed ones, empty strings, paths
 # that are directories, devices, FIFOs, missing, unreadable, /proc files,
 # and broken config files. Each row gives the exact exit status and the

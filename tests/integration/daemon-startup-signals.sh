@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGTERM (and SIGINT) in every start-up phase (issue 18): each phase is
+# SIGTERM (and SIGINT) in every start-up phase: each phase is
 # held open by something that does not answer, the signal is sent, and
 # rngd must exit 0 within 1 s with its summary, naming the phase:
 #   reading the configuration   a config whose read() hangs (fault shim);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resident memory of idle rngd (issue 19): every default source, the kernel
+# Resident memory of idle rngd: every default source, the kernel
 # sink (/dev/null: a character device, so rngd takes the kernel sink; the
 # top-up interval is beyond the run, so nothing is ever added, and guard.sh
 # covers /dev/random anyway). Measured with tests/integration/mem-lib.sh:
@@ -50,7 +50,7 @@ fi
 # getopt_long went: 56 kB less). Of rngd's share: libc code and data the
 # reference never touches (string, number and formatting functions,
 # pthread_create's tables) 0.45 MB, rngd itself 0.23 MB, heap, stacks and
-# other anonymous memory 0.08 MB. Issue 19's bound is 2 MB. Before: 7.2 MB
+# other anonymous memory 0.08 MB. The bound is 2 MB. Before: 7.2 MB
 # (TPM stacks, libcrypto, libsystemd linked), then 2.7 MB (libm, libcap,
 # 160 kB repeat histories, a 10 kB queue for every registered source, an
 # ended start-up thread running glibc's freeres hooks), then 2.0 MB
@@ -112,7 +112,7 @@ refs=
 for _ in $(seq "$runs"); do refs="$refs $(mem_reference_hwm "${ref_prefix[@]}")"; done
 ref=$(median $refs)
 awk -v h="$hwm" -v r="$ref" -v all="$refs" 'BEGIN { printf "a do-nothing C program: VmHWM %d kB here (median of%s); rngd (median) is %.2fx that\n", r, all, h / r }'
-echo "median VmHWM $hwm kB, $((hwm - ref)) kB above the do-nothing program (bound $OWN_MAX_KB kB); issue 19's 2048 kB: $([ "$hwm" -le 2048 ] && echo within || echo ABOVE)"
+echo "median VmHWM $hwm kB, $((hwm - ref)) kB above the do-nothing program (bound $OWN_MAX_KB kB); the 2048 kB bound: $([ "$hwm" -le 2048 ] && echo within || echo ABOVE)"
 echo "median reload +$reload kB (bound $RELOAD_MAX_KB kB)"
 [ "$((hwm - ref))" -le "$OWN_MAX_KB" ] || fail "VmHWM $hwm kB (median of$hwms) is $((hwm - ref)) kB above a do-nothing C program's $ref kB (bound $OWN_MAX_KB kB)"
 [ "$reload" -le "$RELOAD_MAX_KB" ] || fail "a SIGHUP raised VmHWM by $reload kB (median of$reloads), above $RELOAD_MAX_KB kB"

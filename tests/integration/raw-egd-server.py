@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # A deliberately over-serving EGD server: the negative control of the QEMU
 # scenario egd-credit. It behaves as rngd's EGD reserve did before the
-# condensing fix (issue 12, defect 1): every 2500-byte block it reads from
-# SOURCE counts as credited CREDIT_PER_BLOCK bits (39: RDRAND's 1/512 of a
-# bit per bit) and its bytes are served as they are, so a guest receives
-# about 64 bytes per credited bit instead of 1/8 byte. The scenario runs
-# the same ratio check on its counters and must see the check fail.
+# condensing fix (it served credited bytes uncondensed): every 2500-byte
+# block it reads from SOURCE counts as credited CREDIT_PER_BLOCK bits (39:
+# RDRAND's 1/512 of a bit per bit) and its bytes are served as they are, so
+# a guest receives about 64 bytes per credited bit instead of 1/8 byte. The
+# scenario runs the same ratio check on its counters and must see the check
+# fail.
 #
 #   raw-egd-server.py SOCKET SUMMARY [SOURCE] [RATE]
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # RDSEED/RDRAND on this machine's CPU: 1000 blocks come out of the source
 # and pass the gate as random data does (at most 10 chance failures, the
-# bound issue 2 sets for /dev/urandom; no three in a row; no SP 800-90B
+# bound rngtest-cli.sh holds /dev/urandom to; no three in a row; no SP 800-90B
 # alarm). On a CPU without either instruction the source must refuse with
 # a reason instead.
 . "$top_srcdir/tests/integration/source-lib.sh"

@@ -1,13 +1,14 @@
-# tests/integration/sources.mk: host tests of issue 4's sources through
-# source-dump (no daemon): RDRAND into rngtest, PadLock's honest refusal,
-# sysstat's zero credit and gate behaviour, TPM 1.2 through swtpm + tcsd
-# (with a tcsd restart) and TPM 2.0 through swtpm, all on 127.0.0.1.
+# tests/integration/sources.mk: host tests of the hardware and sysstat
+# sources through source-dump (no daemon): RDRAND into rngtest, PadLock's
+# honest refusal, sysstat's zero credit and gate behaviour, TPM 1.2 through
+# swtpm + tcsd (with a tcsd restart) and TPM 2.0 through swtpm, all on
+# 127.0.0.1.
 check_PROGRAMS += tests/integration/source-dump
 tests_integration_source_dump_SOURCES = tests/integration/source-dump.c
 tests_integration_source_dump_LDADD = sources/libsources.a $(SOURCES_LIBS)
 
 SOURCE_INTEGRATION_TESTS =
-# RDRAND and PadLock exist only in x86 builds (issue 17).
+# RDRAND and PadLock exist only in x86 builds.
 if RNGD_CPU_X86
 SOURCE_INTEGRATION_TESTS += \
 	tests/integration/source-rdrand.sh \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What rngd costs while it waits (issue 19): rngd under guard.sh in each
+# What rngd costs while it waits: rngd under guard.sh in each
 # wait state for WAIT_STATE_SECONDS (default 10), measured from outside:
 #   CPU     utime + stime of the whole process, /proc/PID/stat (clock ticks)
 #   wakes   voluntary context switches summed over every thread,

@@ -1,4 +1,4 @@
-# tests/integration/wait.mk: what rngd costs while it waits (issue 19):
+# tests/integration/wait.mk: what rngd costs while it waits:
 # wait-states.sh measures CPU and wake-ups of rngd in each wait state
 # (its "pool ready" state runs tests/integration/rngd-mockkernel, built in
 # tests/integration/credit.mk).

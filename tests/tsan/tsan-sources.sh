@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Issue 19.7 under ThreadSanitizer (run by tests/tsan/run-tsan.sh against
-# rngd_tsan; with the plain rngd it is a plain functional test): the CPU
-# and sysstat sources, whose reader threads once wrote the credit the main
-# thread reads, beside a FIFO source, through SIGHUPs (the main thread
-# re-reads the configuration, re-sets the log level and re-opens every
-# source while the readers read and log) and SIGUSR1s (counters read).
+# The sources' reader threads beside SIGHUP, under ThreadSanitizer (run by
+# tests/tsan/run-tsan.sh against rngd_tsan; with the plain rngd it is a
+# plain functional test): the CPU and sysstat sources, whose reader threads
+# once wrote the credit the main thread reads, beside a FIFO source, through
+# SIGHUPs (the main thread re-reads the configuration, re-sets the log level
+# and re-opens every source while the readers read and log) and SIGUSR1s
+# (counters read).
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 

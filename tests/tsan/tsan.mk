@@ -1,4 +1,4 @@
-# tests/tsan/tsan.mk: ThreadSanitizer (issue 19): the daemon's threaded unit
+# tests/tsan/tsan.mk: ThreadSanitizer builds of the daemon's threaded unit
 # tests and the thread-exercising integration tests, run against TSan
 # builds (make check-long-tsan, part of make check-long). Any report fails
 # the run; tests/tsan/tsan.supp holds only narrow, commented suppressions.
@@ -11,7 +11,7 @@ TSAN_BINARIES =
 TSAN_CHECK_UNITS =
 if HAVE_TSAN
 if HAVE_CMOCKA
-# The log level SIGHUP sets while readers log (issue 19.7).
+# The log level SIGHUP sets while readers log.
 TSAN_CHECK_UNITS += tests/unit/test_daemon_log_tsan
 # The loop: reader threads, their queues, stop, cancel and timed join.
 TSAN_UNIT_TESTS += tests/tsan/test_daemon_loop_tsan
@@ -85,7 +85,7 @@ EXTRA_DIST += tests/tsan/run-tsan.sh tests/tsan/tsan.supp tests/tsan/tsan-source
 # The integration scripts that start threads in rngd: reader threads
 # (daemon-*, credit-*), the EGD server (egd-*), the start-up watch
 # (daemon-startup-*), the device watch, the wait states, and the CPU and
-# sysstat sources through SIGHUPs (tsan-sources.sh, issue 19.7), and the
+# sysstat sources through SIGHUPs (tsan-sources.sh), and the
 # fault scripts (signals while a reader is inside a blocking call). Not
 # idle-memory.sh: TSan's shadow memory is what it would measure.
 TSAN_INTEGRATION_TESTS = \

@@ -1,4 +1,5 @@
-# tests/unit/credit.mk: issue 12 ("credit is exact") and 19.7 (data races).
+# tests/unit/credit.mk: the log level read and set across threads (under
+# TSan), and tested bytes kept out of core dumps (rngd/secret_mem.c).
 # A ThreadSanitizer twin of the log test: the level that SIGHUP changes
 # while reader threads log must be read and written atomically.
 if HAVE_CMOCKA
@@ -12,7 +13,7 @@ tests_unit_test_daemon_log_tsan_LDFLAGS = $(CREDIT_TSAN_FLAGS)
 endif
 endif
 
-# Tested bytes stay out of core dumps (issue 12.11).
+# Tested bytes stay out of core dumps.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_secret_mem
 TESTS += tests/unit/test_secret_mem

@@ -65,7 +65,7 @@ static void test_levels_filtered(void **state)
 }
 
 /*
- * Issue 19.7: SIGHUP changes the level in the main thread while reader
+ * SIGHUP changes the level in the main thread while reader
  * threads log. The TSan twin (tests/unit/credit.mk) reports a data race
  * if the level is read and written plainly.
  */

@@ -604,7 +604,7 @@ static bool all_zero(const void *p, size_t len)
 	return true;
 }
 
-/* Issue 12.11: tested bytes do not outlive the loop: the reader's queue
+/* Tested bytes do not outlive the loop: the reader's queue
  * and the pending block are wiped once the loop is done with them. */
 static void test_queue_wiped(void **state)
 {
@@ -662,7 +662,7 @@ static const struct rng_sink_ops filling_sink_ops = {
 };
 
 /*
- * Issue 12.6: until the pool is ready, credited blocks go first, whatever
+ * Until the pool is ready, credited blocks go first, whatever
  * the priorities, and zero-credit ones (a source credited 0, like
  * sysstat) are paced to one a second instead of holding the sink.
  */

@@ -200,7 +200,7 @@ static void test_reapply_resets_dropped_keys_and_applies_new_ones(void **state)
 	rngd_slots_free(s.slots, s.n);
 }
 
-/* Issue 12.2: a reload that fails at a later line changes nothing at all. */
+/* A reload that fails at a later line changes nothing at all. */
 static void test_failed_reapply_changes_nothing(void **state)
 {
 	struct rngd_options o;

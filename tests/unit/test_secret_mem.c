@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Issue 12.11: rngd's memory (tested bytes) stays out of core dumps. */
+/* rngd's memory (tested bytes) stays out of core dumps. */
 #include <config.h>
 
 #include <setjmp.h>

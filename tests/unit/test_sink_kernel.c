@@ -254,7 +254,7 @@ static void test_fill_before_ready(void **state)
 }
 
 /*
- * Issue 12.6: a zero-credit write (sysstat, a failed block mixed in) while
+ * A zero-credit write (sysstat, a failed block mixed in) while
  * the pool fills must not hold the sink back: a credited block right after
  * it goes straight in (and, with the EGD socket, to the host, not to the
  * reserve as a zero demand would route it). The loop paces zero-credit
@@ -276,7 +276,7 @@ static void test_zero_credit_before_ready_holds_nothing_back(void **state)
 }
 
 /*
- * Issue 12.8: the counters say what the kernel took: the rise of its count
+ * The counters say what the kernel took: the rise of its count
  * while the pool filled (at most 256 bits in all), then bytes mixed in
  * after it was ready and the reseeds they triggered.
  */

@@ -182,7 +182,7 @@ static void test_rdseed_preferred_and_credit(void **state)
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rng_cpu_source_uses_strong(src), 1);
-	/* Issue 19.7: the source reports the fact, the daemon's main thread
+	/* The source reports the fact, the daemon's main thread
 	 * alone sets the credit (open() runs in the reader thread). */
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
 	assert_true(src->ops->default_credit(src) == RDSEED_ENTROPY_PER_BIT);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Start-up files (issue 18): the config loader reads only a regular file
+ * Start-up files: the config loader reads only a regular file
  * of at most 1 MiB (CRLF tolerated, a leading BOM skipped, NUL refused);
  * the pid file must be a regular file holding a pid or nothing; -D names
  * are resolved with "user" or "group" named when one does not exist.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scenario egd-credit (issue 12): the guest's credited bits against the
+# Scenario egd-credit: the guest's credited bits against the
 # host's credited bits for the bytes served through the EGD socket.
 #
 # The host's rngd (-o none, so everything that passes goes to its EGD
