@@ -1,4 +1,4 @@
-# bench/local.mk: the gate's throughput benchmark (owner: rngtest work).
+# bench/local.mk: the gate's throughput benchmark (bench/fips-throughput).
 # `make bench` prints figures; it is not a pass/fail timed test.
 EXTRA_DIST += bench/fips-throughput bench/popcount-pass.c
 

@@ -1,4 +1,4 @@
-# fips/rngtest.mk: the rngtest program and its manual page (owner: rngtest work).
+# fips/rngtest.mk: the rngtest program and its manual page.
 # It sits at the top of the build tree as ./rngtest, like the peer's binary.
 bin_PROGRAMS += rngtest
 rngtest_SOURCES = fips/rngtest.c fips/rngtest_stats.c fips/rngtest_stats.h

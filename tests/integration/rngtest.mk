@@ -1,4 +1,4 @@
-# tests/integration/rngtest.mk: rngtest's integration tests (owner: rngtest work).
+# tests/integration/rngtest.mk: rngtest's integration tests.
 check_PROGRAMS += tests/integration/gen-input
 tests_integration_gen_input_SOURCES = tests/integration/gen-input.c
 tests_integration_gen_input_LDADD =
