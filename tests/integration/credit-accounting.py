@@ -2,13 +2,25 @@
 # Checks the accounting test's record (credit-accounting.sh): the mock
 # kernel's log of every call against rngd's own counters and the sources.
 #   credit-accounting.py MOCKLOG EPB_MAX_JSON SOURCES_JSON RUNLOG...
+# FIPS_BLOCK_BITS (fips/fips.h's) must be in the environment.
 # EPB_MAX_JSON: {"file": 0.004, ...} the highest credit each instance had.
 # SOURCES_JSON: {"good": PATH, "biased": PATH, "stuck": PATH, "repeat": PATH}
 import json
+import os
 import re
 import sys
 
-BLOCK_BITS = 20000
+
+def fips_constant(name):
+    """fips/fips.h's NAME, which the calling script passes in the environment."""
+    value = os.environ.get(name, "")
+    if not value.isdigit():
+        sys.exit("credit-accounting.py: %s not set in the environment (credit-accounting.sh "
+                 "passes it from tests/lib/fips-constants.sh)" % name)
+    return int(value)
+
+
+BLOCK_BITS = fips_constant("FIPS_BLOCK_BITS")
 failures = []
 
 
@@ -57,7 +69,7 @@ for i, (run, path) in enumerate(zip(runs, runlogs)):
     if per_source != c:
         fail("run %d: sources' bits credited add up to %d, the sink's to %d" % (i + 1, per_source, c))
 
-# ---- 2. credit handed over <= sum over passing blocks of 20000 x epb ----
+# ---- 2. credit handed over <= sum over passing blocks of BLOCK_BITS x epb ----
 handed = sum(x[1] for run in runs for x in run['adds'])
 bound = sum(n * BLOCK_BITS * epb_max.get(name, 0) for name, n in passed_total.items())
 print("credit handed to the kernel %d bits, bound %.0f (blocks passed %s)" % (handed, bound, passed_total))

@@ -89,7 +89,7 @@ got=$(awk '{printf "%s%s", (NR > 1 ? " " : ""), $2}' "$T/metrics.run1")
 [ "$got" = "$c $b $a $r" ] || fail "stats file ($got) differs from the summary ($c $b $a $r)"
 
 grep -hE "notice: file[.0-9]*: summary" "$T/run1.log" "$T/run2.log" | cut -c1-160
-python3 "$top_srcdir/tests/integration/credit-accounting.py" "$T/kernel.log" \
+FIPS_BLOCK_BITS=$FIPS_BLOCK_BITS python3 "$top_srcdir/tests/integration/credit-accounting.py" "$T/kernel.log" \
 	'{"file": 0.004, "file.2": 1, "file.3": 0, "file.4": 0.5}' \
 	"{\"good\": \"$T/good\", \"biased\": \"$T/biased\", \"repeat\": \"$T/repeat\", \"stuck\": \"$T/stuck\"}" \
 	"$T/run1.log" "$T/run2.log" || fail "accounting"

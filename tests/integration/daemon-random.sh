@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Random input, file source -> file sink: every passing block reaches the
-# sink byte for byte and in order (in -s 1000 byte writes), no failing
-# block does, each passing block earns 20000 x entropy_per_bit bits, the regular file
-# is read once (never re-read after EOF), SIGTERM exits 0 with a summary.
+# sink byte for byte and in order (in -s 1000 byte writes), no failing block
+# does, each passing block earns FIPS_BLOCK_BITS x entropy_per_bit bits, the
+# regular file is read once (never re-read after EOF), SIGTERM exits 0 with
+# a summary.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 
@@ -17,6 +18,6 @@ grep -q "notice: file: summary:" "$T/log" || fail "no summary line on exit"
 [ "$(summary_field file "blocks passed")" = "$passed" ] || fail "summary passed != $passed"
 [ "$(summary_field file failed)" = "$failed" ] || fail "summary failed != $failed"
 [ "$(summary_field file "bytes read")" = "$(stat -c %s "$T/in")" ] || fail "bytes read: the file was not read exactly once"
-[ "$(summary_field file "bits credited")" = $(( passed * 15000 )) ] || fail "credit is not 0.75 x 20000 bits per passing block"
+[ "$(summary_field file "bits credited")" = $(( passed * FIPS_BLOCK_BITS * 3 / 4 )) ] || fail "credit is not 0.75 x $FIPS_BLOCK_BITS bits per passing block"
 grep -q "exhausted: .* never re-read" "$T/log" || fail "EOF of a regular file not reported as exhausted"
 echo "ok: $passed passing blocks in order, $failed failing blocks kept out"

@@ -6,8 +6,9 @@
  *
  *   gen-input [-s SEED] [-H HEADER] [-P PERIOD] KIND BYTES > file
  *
- * HEADER (default 4) is how many bytes precede the first 20000-bit block:
- * 4 for rngtest's continuous-test seed, 8 in pipe mode. KIND:
+ * HEADER (default 4) is how many bytes precede the first gate block
+ * (FIPS_BLOCK_BYTES): 4 for rngtest's continuous-test seed, 8 in pipe
+ * mode. KIND:
  *   random        uniform bytes
  *   zeros         all zero
  *   pattern4      one 4-byte pattern (half ones) over and over
@@ -30,8 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BLOCK_BYTES 2500
-#define BLOCK_BITS (BLOCK_BYTES * 8)
+#include "fips/fips.h"
 
 /* ---- xoshiro256** seeded by splitmix64: fixed, portable, fast ---- */
 
@@ -146,8 +146,8 @@ static void gen_runs(struct prng *p, uint8_t *buf, size_t len, size_t header)
 	uint64_t first = (uint64_t)header * 8;
 
 	fill_random(p, buf, len);
-	for (uint64_t k = 0; first + (k + 1) * BLOCK_BITS <= bits_len; k++) {
-		uint64_t start = first + k * BLOCK_BITS;
+	for (uint64_t k = 0; first + (k + 1) * FIPS_BLOCK_BITS <= bits_len; k++) {
+		uint64_t start = first + k * FIPS_BLOCK_BITS;
 		unsigned int run = (k % 2) ? 26 : 25;
 		int v = (int)((k / 2) % 2);
 		uint64_t off;
@@ -159,15 +159,15 @@ static void gen_runs(struct prng *p, uint8_t *buf, size_t len, size_t header)
 			break;
 		case 4:
 		case 5:
-			off = BLOCK_BITS - run;         /* ends on the block's last bit */
+			off = FIPS_BLOCK_BITS - run;         /* ends on the block's last bit */
 			break;
 		case 7:
 			/* 26 equal bits split 13/13 by the block edge: no long run. */
-			off = BLOCK_BITS - 13;
+			off = FIPS_BLOCK_BITS - 13;
 			run = 26;
 			break;
 		default:
-			off = 1 + prng_next(p) % (BLOCK_BITS - run - 2);
+			off = 1 + prng_next(p) % (FIPS_BLOCK_BITS - run - 2);
 			break;
 		}
 		plant_run(buf, bits_len, start + off, run, v);
@@ -177,15 +177,15 @@ static void gen_runs(struct prng *p, uint8_t *buf, size_t len, size_t header)
 static void gen_periodic(struct prng *p, uint8_t *buf, size_t len, size_t header,
 			 unsigned long period, bool zeros)
 {
-	uint8_t special[BLOCK_BYTES];
+	uint8_t special[FIPS_BLOCK_BYTES];
 
 	fill_random(p, buf, len);
 	if (zeros)
 		memset(special, 0, sizeof(special));
 	else
 		fill_random(p, special, sizeof(special));
-	for (size_t k = 0; header + (k + 1) * BLOCK_BYTES <= len; k += period)
-		memcpy(buf + header + k * BLOCK_BYTES, special, BLOCK_BYTES);
+	for (size_t k = 0; header + (k + 1) * FIPS_BLOCK_BYTES <= len; k += period)
+		memcpy(buf + header + k * FIPS_BLOCK_BYTES, special, FIPS_BLOCK_BYTES);
 }
 
 static int usage(void);

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # A deliberately over-serving EGD server: the negative control of the QEMU
 # scenario egd-credit. It behaves as rngd's EGD reserve did before the
-# condensing fix (it served credited bytes uncondensed): every 2500-byte
-# block it reads from SOURCE counts as credited CREDIT_PER_BLOCK bits (39:
-# RDRAND's 1/512 of a bit per bit) and its bytes are served as they are, so
-# a guest receives about 64 bytes per credited bit instead of 1/8 byte. The
-# scenario runs the same ratio check on its counters and must see the check
-# fail.
+# condensing fix (it served credited bytes uncondensed): every
+# FIPS_BLOCK_BYTES block it reads from SOURCE counts as credited
+# CREDIT_PER_BLOCK bits (39: RDRAND's 1/512 of a bit per bit) and its bytes
+# are served as they are, so a guest receives about 64 bytes per credited
+# bit instead of 1/8 byte. The scenario runs the same ratio check on its
+# counters and must see the check fail.
 #
 #   raw-egd-server.py SOCKET SUMMARY [SOURCE] [RATE]
 #
@@ -17,6 +17,7 @@
 # second served in all (default 16384, rngd's default --egd-rate; 0: no
 # limit). Commands: 0x00 level, 0x01 n non-blocking read, 0x02 n blocking
 # read, 0x04 pid; anything else closes the connection. Test use only.
+# FIPS_BLOCK_BYTES (fips/fips.h's) must be in the environment.
 import os
 import select
 import signal
@@ -24,8 +25,18 @@ import socket
 import sys
 import time
 
-BLOCK_BYTES = 2500
-CREDIT_PER_BLOCK = 20000 // 512
+
+def fips_constant(name):
+    """fips/fips.h's NAME, which the calling script passes in the environment."""
+    value = os.environ.get(name, "")
+    if not value.isdigit():
+        sys.exit("raw-egd-server: %s not set in the environment (the calling script "
+                 "passes it from tests/lib/fips-constants.sh)" % name)
+    return int(value)
+
+
+BLOCK_BYTES = fips_constant("FIPS_BLOCK_BYTES")
+CREDIT_PER_BLOCK = BLOCK_BYTES * 8 // 512
 
 if len(sys.argv) < 3:
     sys.exit("usage: raw-egd-server.py SOCKET SUMMARY [SOURCE] [RATE]")

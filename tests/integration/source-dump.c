@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fips/fips.h"
 #include "sources/source.h"
 
 #define MAX_OPTIONS 16
@@ -60,8 +61,8 @@ static int write_all(const unsigned char *buf, size_t len)
 int main(int argc, char **argv)
 {
 	const char *options[MAX_OPTIONS];
-	size_t n_options = 0, chunk = 2500;
-	unsigned long long want = 2500;
+	size_t n_options = 0, chunk = FIPS_BLOCK_BYTES; /* one gate block by default */
+	unsigned long long want = FIPS_BLOCK_BYTES;
 	const struct rng_source_ops *ops;
 	struct rng_source src;
 	char last_why[RNG_SOURCE_WHY_MAX] = "";

@@ -82,10 +82,10 @@ host_case() {
 		status=1
 	fi
 	# The reserve holds no more credit than the gate gave the passing
-	# blocks: 20000 bits each times entropy_per_bit (logged to 3 decimals).
+	# blocks: FIPS_BLOCK_BITS each times entropy_per_bit (logged to 3 decimals).
 	if [ -n "$passed" ] && [ -n "$epb" ] &&
-		awk -v r="$r" -v p="$passed" -v e="$epb" 'BEGIN { exit !(r <= p * 20000 * (e + 0.0005)) }'; then
-		echo "RESULT egd-credit reserve-credit-$name PASS $r bits in the reserve <= $passed passing $src blocks x 20000 x $epb"
+		awk -v r="$r" -v p="$passed" -v e="$epb" -v b="$FIPS_BLOCK_BITS" 'BEGIN { exit !(r <= p * b * (e + 0.0005)) }'; then
+		echo "RESULT egd-credit reserve-credit-$name PASS $r bits in the reserve <= $passed passing $src blocks x $FIPS_BLOCK_BITS x $epb"
 	else
 		echo "RESULT egd-credit reserve-credit-$name FAIL $r bits in the reserve, $src blocks passed '$passed' at entropy_per_bit '$epb'"
 		status=1
@@ -108,7 +108,7 @@ host_case hwrng hwrng -O hwrng:device:/dev/urandom --hwrng-sysfs="$scratch/sys" 
 
 # 3. Negative control: the raw server over-serves; the same check must fail.
 rm -f "$SOCK"
-python3 "$RAW_SERVER" "$SOCK" "$scratch/raw.summary" &
+FIPS_BLOCK_BYTES=$FIPS_BLOCK_BYTES python3 "$RAW_SERVER" "$SOCK" "$scratch/raw.summary" &
 RAW_PID=$!
 for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
 if [ ! -S "$SOCK" ]; then
