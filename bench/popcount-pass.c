@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The practical limit for the gate: one popcount pass over a file in
- * 2500-byte blocks, the least work any monobit test must do. Prints the
+ * FIPS_BLOCK_BYTES blocks, the least work any monobit test must do. Prints the
  * bandwidth in GB/s and Gbit/s of process CPU time.
  *
  *   popcount-pass FILE
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#define BLOCK_BYTES 2500
+#include "fips/fips.h"
+
 #define MIN_CPU_SECONDS 0.5
 
 static double cpu_seconds(void)
@@ -28,11 +29,11 @@ static uint64_t block_ones(const uint8_t *b)
 	uint64_t ones = 0, w;
 	size_t i;
 
-	for (i = 0; i + 8 <= BLOCK_BYTES; i += 8) {
+	for (i = 0; i + 8 <= FIPS_BLOCK_BYTES; i += 8) {
 		memcpy(&w, b + i, 8);
 		ones += (uint64_t)__builtin_popcountll(w);
 	}
-	for (; i < BLOCK_BYTES; i++)
+	for (; i < FIPS_BLOCK_BYTES; i++)
 		ones += (uint64_t)__builtin_popcount(b[i]);
 	return ones;
 }
@@ -53,24 +54,24 @@ int main(int argc, char **argv)
 	size = ftell(f);
 	rewind(f);
 	buf = malloc(size > 0 ? (size_t)size : 1);
-	if (!buf || size < BLOCK_BYTES || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+	if (!buf || size < FIPS_BLOCK_BYTES || fread(buf, 1, (size_t)size, f) != (size_t)size) {
 		fprintf(stderr, "popcount-pass: cannot read %s (need at least one block)\n", argv[1]);
 		free(buf);
 		fclose(f);
 		return 1;
 	}
 	fclose(f);
-	blocks = (uint64_t)size / BLOCK_BYTES;
+	blocks = (uint64_t)size / FIPS_BLOCK_BYTES;
 
 	t0 = cpu_seconds();
 	do {
 		for (uint64_t k = 0; k < blocks; k++)
-			checksum += block_ones(buf + k * BLOCK_BYTES);
+			checksum += block_ones(buf + k * FIPS_BLOCK_BYTES);
 		passes++;
 		elapsed = cpu_seconds() - t0;
 	} while (elapsed < MIN_CPU_SECONDS);
 
-	double bytes = (double)passes * (double)blocks * BLOCK_BYTES;
+	double bytes = (double)passes * (double)blocks * FIPS_BLOCK_BYTES;
 	/* The checksum keeps the compiler from dropping the loop. */
 	printf("%.2f GB/s %.1f Gbit/s (%llu passes, checksum %llu)\n",
 	       bytes / elapsed / 1e9, bytes * 8 / elapsed / 1e9,
