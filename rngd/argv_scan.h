@@ -8,7 +8,7 @@
  *
  * Why not getopt_long: it is the only function rngd uses in its 64 kB of
  * libc, and libc's pages count in rngd's resident size as whole 64 kB
- * fault-around windows (issue 19, tests/integration/idle-memory.sh). It
+ * fault-around windows (tests/integration/idle-memory.sh). It
  * also keeps its state in globals (optind, optarg), re-initialised by a
  * glibc-only optind = 0; the scan's state here is the caller's.
  */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "rngd/egd_clients.h"
+#include "rngd/eventfd.h"
 #include "rngd/egd_server.h"
 
 #define WHO "egd"
@@ -397,9 +398,7 @@ void egd_server_handle(struct egd_server *s, const struct pollfd *pfd, size_t n,
 		if (!pfd[k].revents)
 			continue;
 		if (pfd[k].fd == s->wake_fd) {
-			uint64_t v;
-
-			(void)!read(s->wake_fd, &v, sizeof(v));
+			(void)rngd_eventfd_take(s->wake_fd);
 			continue;
 		}
 		if (pfd[k].fd == s->listen_fd) {

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 
 #include "rngd/egd_reserve.h"
-#include "rngd/eventfd_poke.h"
+#include "rngd/eventfd.h"
 
 int egd_reserve_init(struct egd_reserve *r, size_t capacity)
 {

@@ -27,7 +27,7 @@
 
 #include "rngd/egd_clients.h"
 #include "rngd/egd_server.h"
-#include "rngd/eventfd_poke.h"
+#include "rngd/eventfd.h"
 #include "rngd/poll_timeout.h"
 #include "rngd/thread_stack.h"
 #include "sources/close_fd.h"

@@ -6,7 +6,7 @@ RNGD_CORE_SOURCES = \
 	rngd/config.c \
 	rngd/credit.c rngd/credit.h \
 	rngd/log.c rngd/log.h \
-	rngd/loop.c rngd/loop.h rngd/thread_stack.h rngd/eventfd_poke.h rngd/poll_timeout.h \
+	rngd/loop.c rngd/loop.h rngd/thread_stack.h rngd/eventfd.h rngd/poll_timeout.h \
 	rngd/loop_jobs.c rngd/loop_jobs.h rngd/loop_state.h rngd/block_flow.c rngd/block_flow.h \
 	rngd/policy.c rngd/policy.h \
 	rngd/reader.c rngd/reader.h \

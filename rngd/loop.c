@@ -37,6 +37,7 @@
 
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
+#include "rngd/eventfd.h"
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
@@ -350,11 +351,8 @@ int rngd_loop_run(struct rngd_loop *l)
 		/* The device watch's uevent socket; a negative fd is ignored. */
 		pfd[3] = (struct pollfd){ .fd = l->hwrng_watch ? hwrng_watch_fd(l->hwrng_watch) : -1,
 					  .events = POLLIN };
-		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN)) {
-			uint64_t v;
-
-			(void)!read(l->event_fd, &v, sizeof(v));
-		}
+		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN))
+			(void)rngd_eventfd_take(l->event_fd);
 		if (pfd[3].revents)
 			hwrng_watch_mark_readable(l->hwrng_watch);
 	}

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rngd/eventfd_poke.h"
+#include "rngd/eventfd.h"
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"

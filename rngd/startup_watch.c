@@ -10,7 +10,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "rngd/eventfd_poke.h"
+#include "rngd/eventfd.h"
 #include "rngd/startup_watch.h"
 #include "rngd/thread_stack.h"
 

@@ -6,18 +6,10 @@
 # EPB_MAX_JSON: {"file": 0.004, ...} the highest credit each instance had.
 # SOURCES_JSON: {"good": PATH, "biased": PATH, "stuck": PATH, "repeat": PATH}
 import json
-import os
 import re
 import sys
 
-
-def fips_constant(name):
-    """fips/fips.h's NAME, which the calling script passes in the environment."""
-    value = os.environ.get(name, "")
-    if not value.isdigit():
-        sys.exit("credit-accounting.py: %s not set in the environment (credit-accounting.sh "
-                 "passes it from tests/lib/fips-constants.sh)" % name)
-    return int(value)
+from fips_env import fips_constant
 
 
 BLOCK_BITS = fips_constant("FIPS_BLOCK_BITS")

@@ -25,14 +25,7 @@ import socket
 import sys
 import time
 
-
-def fips_constant(name):
-    """fips/fips.h's NAME, which the calling script passes in the environment."""
-    value = os.environ.get(name, "")
-    if not value.isdigit():
-        sys.exit("raw-egd-server: %s not set in the environment (the calling script "
-                 "passes it from tests/lib/fips-constants.sh)" % name)
-    return int(value)
+from fips_env import fips_constant
 
 
 BLOCK_BYTES = fips_constant("FIPS_BLOCK_BYTES")

@@ -13,7 +13,19 @@ DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c $(TESTS_LIB_A
 	rngd/source_set.c rngd/source_set.h rngd/slot.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
 
+# Inline helpers several daemon and source files share (rngd's and the
+# sources' _SOURCES list them too).
+SHARED_HELPER_HDRS = sources/backoff.h rngd/eventfd.h rngd/poll_timeout.h
+SHARED_HELPERS_TEST_FILES = tests/unit/test_shared_helpers.c $(SHARED_HELPER_HDRS)
+# The device watch as the loop drives it, the rest of the loop stubbed.
+HWRNG_WATCH_TEST_FILES = tests/unit/test_hwrng_watch.c rngd/hwrng_watch.c rngd/hwrng_watch.h \
+	rngd/device_watch.c rngd/device_watch.h rngd/log.c rngd/log.h
+
 if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch
+TESTS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch
+tests_unit_test_shared_helpers_SOURCES = $(SHARED_HELPERS_TEST_FILES)
+tests_unit_test_hwrng_watch_SOURCES = $(HWRNG_WATCH_TEST_FILES)
 check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
 	tests/unit/test_daemon_source_set
 TESTS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \
@@ -33,19 +45,4 @@ tests_unit_test_daemon_credit_SOURCES = $(DAEMON_CREDIT_TEST_FILES)
 tests_unit_test_daemon_credit_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_daemon_source_set_SOURCES = $(DAEMON_SOURCE_SET_TEST_FILES)
 tests_unit_test_daemon_source_set_LDADD = $(DAEMON_SOURCE_SET_LIBS)
-endif
-
-# Inline helpers several daemon and source files share (rngd's and the
-# sources' _SOURCES list them too).
-SHARED_HELPER_HDRS = sources/backoff.h rngd/eventfd_poke.h rngd/poll_timeout.h
-SHARED_HELPERS_TEST_FILES = tests/unit/test_shared_helpers.c $(SHARED_HELPER_HDRS)
-# The device watch as the loop drives it, the rest of the loop stubbed.
-HWRNG_WATCH_TEST_FILES = tests/unit/test_hwrng_watch.c rngd/hwrng_watch.c rngd/hwrng_watch.h \
-	rngd/device_watch.c rngd/device_watch.h rngd/log.c rngd/log.h
-
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch
-TESTS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch
-tests_unit_test_shared_helpers_SOURCES = $(SHARED_HELPERS_TEST_FILES)
-tests_unit_test_hwrng_watch_SOURCES = $(HWRNG_WATCH_TEST_FILES)
 endif

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "rngd/egd_reserve.h"
+#include "rngd/eventfd.h"
 
 static void fill_pattern(uint8_t *buf, size_t len, uint32_t start)
 {
@@ -111,15 +112,6 @@ static void test_snapshot_fields(void **state)
 	egd_reserve_destroy(&r);
 }
 
-static uint64_t drain(int fd)
-{
-	uint64_t v = 0;
-
-	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		return 0;
-	return v;
-}
-
 static void test_want_and_wakeups(void **state)
 {
 	struct egd_reserve r;
@@ -134,7 +126,7 @@ static void test_want_and_wakeups(void **state)
 	egd_reserve_set_want_wake(&r, want);
 	assert_int_equal(egd_reserve_snapshot(&r).want, 1000);
 	assert_int_equal(egd_reserve_put(&r, buf, 400), 400);
-	assert_true(drain(data) > 0);
+	assert_true(rngd_eventfd_take(data) > 0);
 	/* At or under the low-water mark (half): it asks for all the free space. */
 	assert_int_equal(egd_reserve_snapshot(&r).want, 600);
 	assert_int_equal(egd_reserve_put(&r, buf, 600), 600);
@@ -142,17 +134,17 @@ static void test_want_and_wakeups(void **state)
 	/* Above the mark: takes do not ask for more, and do not wake the loop. */
 	assert_int_equal(egd_reserve_take(&r, buf, 400), 400);
 	assert_int_equal(egd_reserve_snapshot(&r).want, 0);
-	assert_int_equal(drain(want), 0);
+	assert_int_equal(rngd_eventfd_take(want), 0);
 	/* Crossing the mark wakes the loop once. */
 	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
 	assert_int_equal(egd_reserve_snapshot(&r).want, 500);
-	assert_true(drain(want) > 0);
+	assert_true(rngd_eventfd_take(want) > 0);
 	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
-	assert_int_equal(drain(want), 0);
+	assert_int_equal(rngd_eventfd_take(want), 0);
 	/* An empty put wakes nobody. */
-	(void)drain(data);
+	(void)rngd_eventfd_take(data);
 	assert_int_equal(egd_reserve_put(&r, buf, 0), 0);
-	assert_int_equal(drain(data), 0);
+	assert_int_equal(rngd_eventfd_take(data), 0);
 	egd_reserve_destroy(&r);
 	close(data);
 	close(want);

@@ -3,7 +3,7 @@
  * The small inline helpers several files share: the capped doubling of a
  * retry delay (sources/backoff.h), a deadline turned into poll()'s
  * time-out (rngd/poll_timeout.h), and the eventfd wake-up
- * (rngd/eventfd_poke.h).
+ * (rngd/eventfd.h).
  */
 #include <config.h>
 
@@ -21,7 +21,7 @@
 
 #include "tests/lib/test_main.h"
 
-#include "rngd/eventfd_poke.h"
+#include "rngd/eventfd.h"
 #include "rngd/loop.h"
 #include "rngd/poll_timeout.h"
 #include "rngd/sink.h"
@@ -128,15 +128,6 @@ static void test_poll_timeout_far_future_clamped(void **state)
 
 /* ---- rngd_eventfd_poke ------------------------------------------------- */
 
-static uint64_t take_counter(int fd)
-{
-	uint64_t v = 0;
-
-	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		return 0;
-	return v;
-}
-
 static void test_poke_adds_one(void **state)
 {
 	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -144,12 +135,12 @@ static void test_poke_adds_one(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	rngd_eventfd_poke(fd);
-	assert_int_equal(take_counter(fd), 1);
+	assert_int_equal(rngd_eventfd_take(fd), 1);
 	rngd_eventfd_poke(fd);
 	rngd_eventfd_poke(fd);
-	assert_int_equal(take_counter(fd), 2);
+	assert_int_equal(rngd_eventfd_take(fd), 2);
 	/* Read: nothing left. */
-	assert_int_equal(take_counter(fd), 0);
+	assert_int_equal(rngd_eventfd_take(fd), 0);
 	(void)close(fd);
 }
 
@@ -164,7 +155,7 @@ static void test_poke_full_counter_is_harmless(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, &almost_full, sizeof(almost_full)), sizeof(almost_full));
 	rngd_eventfd_poke(fd);
-	assert_true(take_counter(fd) == almost_full);
+	assert_true(rngd_eventfd_take(fd) == almost_full);
 	(void)close(fd);
 }
 

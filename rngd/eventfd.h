@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Waking a thread that polls an eventfd: the loop's readers' wake-up and
- * stop fds, the EGD server's wake fd, the start-up watch's stop fd.
+ * The eventfds that wake a polling thread (the loop's wake-up and stop
+ * fds, the EGD server's wake fd, the start-up watch's stop fd): one side
+ * pokes, the woken side takes the count so the next poll() sleeps again.
  */
-#ifndef RNGD_EVENTFD_POKE_H
-#define RNGD_EVENTFD_POKE_H
+#ifndef RNGD_EVENTFD_H
+#define RNGD_EVENTFD_H
 
 #include <stdint.h>
 #include <unistd.h>
@@ -22,6 +23,19 @@ static inline void rngd_eventfd_poke(int fd)
 
 	if (fd >= 0)
 		(void)!write(fd, &one, sizeof(one));
+}
+
+/*
+ * Takes (and so resets) eventfd @fd's counter: how many pokes arrived, 0
+ * if none (a non-blocking eventfd answers EAGAIN then) or on an error.
+ */
+static inline uint64_t rngd_eventfd_take(int fd)
+{
+	uint64_t count = 0;
+
+	if (read(fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
+		return 0;
+	return count;
 }
 
 #endif
