@@ -16,4 +16,19 @@ static inline void rng_close_fd(int *fd)
 	*fd = -1;
 }
 
+/*
+ * An fd variable that closes itself when it goes out of scope, on every
+ * early return of an open path; rng_take_fd() hands it over on success.
+ */
+#define RNG_CLOSE_ON_RETURN __attribute__((cleanup(rng_close_fd)))
+
+/* *@fd, now the caller's to keep: *@fd becomes -1, so nothing closes it. */
+static inline int rng_take_fd(int *fd)
+{
+	int kept = *fd;
+
+	*fd = -1;
+	return kept;
+}
+
 #endif /* RNGD_CLOSE_FD_H */

@@ -99,7 +99,8 @@ static int file_open(struct rng_source *src)
 	struct file_priv *p = src->priv;
 	struct stat st;
 	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
-	int fd, err;
+	int fd RNG_CLOSE_ON_RETURN = -1;
+	int err;
 
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
@@ -123,18 +124,15 @@ static int file_open(struct rng_source *src)
 			p->ino = st.st_ino;
 			p->offset = (off_t)resume_offset(p, fd, &st);
 			p->exhausted = p->offset > 0 && p->offset >= st.st_size;
-			if (p->exhausted) {
-				(void)close(fd);
+			if (p->exhausted)
 				return rng_source_why(src, -ENODATA,
 						      "%s was read to its end by an earlier run (offset kept in %s)",
 						      p->path, p->state_dir);
-			}
 			if (p->offset > 0 && lseek(fd, p->offset, SEEK_SET) < 0) {
 				err = -errno;
 				goto fail;
 			}
 		} else if (p->exhausted) {
-			(void)close(fd);
 			return rng_source_why(src, -ENODATA,
 					      "%s was read to its end; a regular file is never re-read",
 					      p->path);
@@ -146,7 +144,6 @@ static int file_open(struct rng_source *src)
 		p->regular = false;
 		__atomic_store_n(&p->credit_ok, 1, __ATOMIC_RELEASE);
 	} else {
-		(void)close(fd);
 		return rng_source_why(src, -EINVAL, "%s is not a regular file, FIFO or character device",
 				      p->path);
 	}
@@ -154,10 +151,9 @@ static int file_open(struct rng_source *src)
 		err = -errno;
 		goto fail;
 	}
-	p->fd = fd;
+	p->fd = rng_take_fd(&fd);
 	return 0;
 fail:
-	(void)close(fd);
 	return rng_source_why(src, err, "%s: %s", p->path, strerror(-err));
 }
 

@@ -87,9 +87,8 @@ static int hwrng_open(struct rng_source *src)
 {
 	struct hwrng_priv *p = src->priv;
 	struct stat st;
-	int fd;
+	int fd RNG_CLOSE_ON_RETURN = open(p->device, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
-	fd = open(p->device, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		int err = errno;
 
@@ -100,13 +99,11 @@ static int hwrng_open(struct rng_source *src)
 		rng_source_why(src, 0, "%s (the fd kept from before; open: %s)", p->device, strerror(err));
 		return 0;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
-		(void)close(fd);
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode))
 		return rng_source_why(src, -ENODEV, "%s is not a character device", p->device);
-	}
 	rng_close_fd(&p->kept_fd);
-	p->kept_fd = fd;
-	p->fd = fd;
+	p->kept_fd = rng_take_fd(&fd);
+	p->fd = p->kept_fd;
 	__atomic_store_n(&p->misc_device,
 			 major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR,
 			 __ATOMIC_RELEASE);

@@ -37,6 +37,7 @@
 #include <p11-kit/p11-kit.h>
 #include <p11-kit/pkcs11.h>
 
+#include "sources/close_fd.h"
 #include "sources/dl.h"
 #include "sources/pkcs11.h"
 #include "sources/parse_num.h"
@@ -93,9 +94,9 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 {
 	struct stat st;
 	ssize_t n;
-	int fd, err;
+	int fd RNG_CLOSE_ON_RETURN = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		err = -errno;
 		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
@@ -103,19 +104,16 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 	}
 	/* Checked on the open file, so a rename in between cannot slip past. */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		(void)close(fd);
 		snprintf(why, why_len, "pin-file %s: not a regular file", path);
 		return -EINVAL;
 	}
 	if (st.st_mode & S_IROTH) {
-		(void)close(fd);
 		snprintf(why, why_len, "pin-file %s is readable by others (mode %04o): chmod o-r it",
 			 path, (unsigned)(st.st_mode & 07777));
 		return -EPERM;
 	}
 	n = read(fd, pin, pin_len - 1);
 	err = n < 0 ? -errno : 0;
-	(void)close(fd);
 	if (err < 0) {
 		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
 		return err;

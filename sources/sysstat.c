@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sources/close_fd.h"
 #include "sources/sha512.h"
 #include "sources/read_full.h"
 #include "sources/source.h"
@@ -146,7 +147,7 @@ static int find_files(struct sysstat_state *st)
 static ssize_t slurp(struct sysstat_state *st, const char *path)
 {
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd RNG_CLOSE_ON_RETURN = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -157,29 +158,22 @@ static ssize_t slurp(struct sysstat_state *st, const char *path)
 			size_t cap = st->text_cap ? st->text_cap * 2 : 16384;
 			char *t;
 
-			if (cap > FILE_MAX) {
-				(void)close(fd);
+			if (cap > FILE_MAX)
 				return -EFBIG;
-			}
 			t = realloc(st->text, cap);
-			if (!t) {
-				(void)close(fd);
+			if (!t)
 				return -ENOMEM;
-			}
 			st->text = t;
 			st->text_cap = cap;
 		}
 		n = rng_read_full(fd, st->text + len, st->text_cap - len);
-		if (n < 0) {
-			(void)close(fd);
+		if (n < 0)
 			return n;
-		}
 		len += (size_t)n;
 		/* Short of the buffer only at end of file. */
 		if (len < st->text_cap)
 			break;
 	}
-	(void)close(fd);
 	return (ssize_t)len;
 }
 

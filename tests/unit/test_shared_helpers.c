@@ -2,17 +2,20 @@
 /*
  * The small inline helpers several files share: the capped doubling of a
  * retry delay (sources/backoff.h), a deadline turned into poll()'s
- * time-out (rngd/poll_timeout.h), and the eventfd wake-up
- * (rngd/eventfd.h).
+ * time-out (rngd/poll_timeout.h), the eventfd wake-up (rngd/eventfd.h),
+ * and the fd that closes itself on return (sources/close_fd.h).
  */
 #include <config.h>
 
 #include <sys/eventfd.h>
 
+#include <fcntl.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -26,6 +29,7 @@
 #include "rngd/poll_timeout.h"
 #include "rngd/sink.h"
 #include "sources/backoff.h"
+#include "sources/close_fd.h"
 
 /* ---- rng_backoff_double ------------------------------------------------ */
 
@@ -169,6 +173,47 @@ static void test_poke_no_fd(void **state)
 	assert_int_equal(errno, ENOTTY);
 }
 
+/* ---- RNG_CLOSE_ON_RETURN, rng_take_fd ------------------------------------ */
+
+/* An open path in miniature: it opens, and on @fail returns early. Its
+ * fd number goes to *@seen; on success the caller keeps the fd. */
+static int open_path(bool fail, int *seen)
+{
+	int fd RNG_CLOSE_ON_RETURN = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	*seen = fd;
+	if (fail)
+		return -EIO;
+	return rng_take_fd(&fd);
+}
+
+static bool fd_is_open(int fd)
+{
+	return fcntl(fd, F_GETFD) >= 0;
+}
+
+static void test_close_on_return_closes_an_early_return(void **state)
+{
+	int seen = -1;
+
+	(void)state;
+	assert_int_equal(open_path(true, &seen), -EIO);
+	assert_true(seen >= 0);
+	assert_false(fd_is_open(seen));
+}
+
+static void test_take_fd_keeps_it_open(void **state)
+{
+	int seen = -1, kept;
+
+	(void)state;
+	kept = open_path(false, &seen);
+	assert_int_equal(kept, seen);
+	assert_true(fd_is_open(kept));
+	(void)close(kept);
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_backoff_doubles_up_to_the_cap),
 	cmocka_unit_test(test_backoff_at_and_past_the_cap),
@@ -180,4 +225,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_poll_timeout_far_future_clamped),
 	cmocka_unit_test(test_poke_adds_one),
 	cmocka_unit_test(test_poke_full_counter_is_harmless),
-	cmocka_unit_test(test_poke_no_fd))
+	cmocka_unit_test(test_poke_no_fd),
+	cmocka_unit_test(test_close_on_return_closes_an_early_return),
+	cmocka_unit_test(test_take_fd_keeps_it_open))
