@@ -71,7 +71,7 @@ void rngd_daemon_watch_hwrng(struct rngd *d)
 		return;
 	hwrng_watch_open(&d->hwrng_watch, &d->log, hw, d->hwq_taken ? &d->hwq : NULL, rngd_now_ms());
 	d->hwrng_watched = true;
-	rngd_loop_set_hwrng_watch(d->loop, &d->hwrng_watch);
+	rngd_loop_set_hook(d->loop, &hwrng_watch_hook, &d->hwrng_watch);
 	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
 	 * is for good, and its reader re-opens with back-off. */
 	rngd_slot_set_device_events(hw, hwrng_source_follows_device(rngd_slot_source(hw)));

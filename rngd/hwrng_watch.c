@@ -130,3 +130,24 @@ void hwrng_watch_close(struct hwrng_watch *w)
 {
 	device_watch_close(&w->events);
 }
+
+static int hook_fd(void *ctx)
+{
+	return hwrng_watch_fd(ctx);
+}
+
+static void hook_fd_ready(void *ctx)
+{
+	hwrng_watch_mark_readable(ctx);
+}
+
+static uint64_t hook_run(void *ctx, uint64_t now_ms)
+{
+	return hwrng_watch_run(ctx, now_ms);
+}
+
+const struct rngd_loop_hook hwrng_watch_hook = {
+	.fd = hook_fd,
+	.fd_ready = hook_fd_ready,
+	.run = hook_run,
+};

@@ -20,6 +20,7 @@
 #include "rngd/log.h"
 
 struct hwrng_quality;
+struct rngd_loop_hook;
 struct rngd_slot;
 
 /* Events can be lost (socket overrun, a driver that registers its hwrng
@@ -58,6 +59,10 @@ void hwrng_watch_mark_readable(struct hwrng_watch *w);
 /* Called by the loop on each pass (main thread): handles what happened,
  * returns the time of the next look. */
 uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now);
+
+/* The three calls above as the loop's hook (rngd_loop_set_hook(), its
+ * context a struct hwrng_watch). */
+extern const struct rngd_loop_hook hwrng_watch_hook;
 
 void hwrng_watch_close(struct hwrng_watch *w);
 

@@ -38,7 +38,6 @@
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
 #include "rngd/eventfd.h"
-#include "rngd/hwrng_watch.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
@@ -151,9 +150,10 @@ void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx),
 	l->host_sink = host_sink;
 }
 
-void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w)
+void rngd_loop_set_hook(struct rngd_loop *l, const struct rngd_loop_hook *hook, void *ctx)
 {
-	l->hwrng_watch = w;
+	l->hook = hook;
+	l->hook_ctx = ctx;
 }
 
 int rngd_loop_wake_fd(const struct rngd_loop *l)
@@ -348,13 +348,13 @@ int rngd_loop_run(struct rngd_loop *l)
 		pfd[2] = (struct pollfd){ .fd = -1 };
 		if (demand == 0 && l->sink->ops->wait_fd)
 			pfd[2].fd = l->sink->ops->wait_fd(l->sink, &pfd[2].events);
-		/* The device watch's uevent socket; a negative fd is ignored. */
-		pfd[3] = (struct pollfd){ .fd = l->hwrng_watch ? hwrng_watch_fd(l->hwrng_watch) : -1,
-					  .events = POLLIN };
+		/* The hook's fd (the device watch's uevent socket); a negative
+		 * fd is ignored. */
+		pfd[3] = (struct pollfd){ .fd = l->hook ? l->hook->fd(l->hook_ctx) : -1, .events = POLLIN };
 		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN))
 			(void)rngd_eventfd_take(l->event_fd);
 		if (pfd[3].revents)
-			hwrng_watch_mark_readable(l->hwrng_watch);
+			l->hook->fd_ready(l->hook_ctx);
 	}
 
 	stop_readers(l);

@@ -22,7 +22,20 @@
 #include "rngd/stats.h"
 #include "sources/source.h"
 
-struct hwrng_watch;
+/*
+ * A watch the loop keeps beside its sources and sink (the hwrng device
+ * watch, rngd/hwrng_watch.c): an fd polled with the loop's own and a job
+ * run on every pass. The loop knows nothing else of it.
+ */
+struct rngd_loop_hook {
+	/* The fd to poll for POLLIN, or -1 for none now. */
+	int (*fd)(void *ctx);
+	/* poll() found that fd ready: the next run() reads what waits. */
+	void (*fd_ready)(void *ctx);
+	/* Each pass, on the main thread: does what is due and returns the
+	 * CLOCK_MONOTONIC ms of its next look (UINT64_MAX: none). */
+	uint64_t (*run)(void *ctx, uint64_t now_ms);
+};
 
 /* Blocks queued per source: enough to ride over a slow read, small enough
  * that little is read ahead of demand. */
@@ -101,8 +114,8 @@ int rngd_loop_new(struct rngd_loop **out, struct rngd_log *log, struct rng_sink 
  * sharing sink (NULL with -o none). */
 void rngd_loop_set_egd(struct rngd_loop *l, uint64_t (*bytes_served)(void *ctx), void *ctx,
 		       struct rng_sink *host_sink);
-/* The hwrng device watch to poll and wake the loop (NULL: none). */
-void rngd_loop_set_hwrng_watch(struct rngd_loop *l, struct hwrng_watch *w);
+/* The one hook, its calls given @ctx (NULL @hook: none). */
+void rngd_loop_set_hook(struct rngd_loop *l, const struct rngd_loop_hook *hook, void *ctx);
 /* An eventfd that wakes the loop when written (for the EGD reserve). */
 int rngd_loop_wake_fd(const struct rngd_loop *l);
 /* New settings after a reload (SIGHUP). Test mode (-t) stays as the loop

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rngd/hwrng_watch.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
@@ -193,8 +192,8 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *p, uint6
 		}
 		next = min_u64(next, p->next_rates);
 	}
-	if (l->hwrng_watch)
-		next = min_u64(next, hwrng_watch_run(l->hwrng_watch, now));
+	if (l->hook)
+		next = min_u64(next, l->hook->run(l->hook_ctx, now));
 	/* No wake-up of its own: the status rides on the loop's other ones
 	 * (blocks, the top-up timer), so an idle rngd sleeps. */
 	if (now >= p->next_status) {

@@ -27,7 +27,8 @@ struct rngd_loop {
 	/* The host's own sink inside @sink (the EGD sharing sink wraps it),
 	 * whose counters say what the kernel took; NULL with -o none. */
 	struct rng_sink *host_sink;
-	struct hwrng_watch *hwrng_watch; /* NULL unless a hwrng source runs */
+	const struct rngd_loop_hook *hook; /* NULL: none (rngd_loop_set_hook()) */
+	void *hook_ctx;
 	/* Bytes served to EGD clients so far (NULL: no EGD socket): asked
 	 * on the loop's own schedule (stats file, STATUS=), so a query, not
 	 * something a return value could carry. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 
 #include "tests/lib/test_main.h"
 
+#include "rngd/eventfd.h"
 #include "rngd/loop.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
@@ -824,6 +826,74 @@ static void test_sigusr1_returns_stats_and_resume_keeps_sources(void **state)
 	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
 }
 
+/* A stand-in for the device watch behind the loop's hook: an eventfd,
+ * and a next look asked for every @every_ms. */
+struct hook_probe {
+	int fd;
+	uint64_t every_ms;
+	unsigned int ready_calls, run_calls;
+};
+
+static int probe_fd(void *ctx)
+{
+	return ((struct hook_probe *)ctx)->fd;
+}
+
+static void probe_fd_ready(void *ctx)
+{
+	struct hook_probe *p = ctx;
+
+	p->ready_calls++;
+	(void)rngd_eventfd_take(p->fd);
+}
+
+static uint64_t probe_run(void *ctx, uint64_t now_ms)
+{
+	struct hook_probe *p = ctx;
+
+	p->run_calls++;
+	return now_ms + p->every_ms;
+}
+
+static const struct rngd_loop_hook probe_hook = {
+	.fd = probe_fd,
+	.fd_ready = probe_fd_ready,
+	.run = probe_run,
+};
+
+static void *poke_after_100ms(void *arg)
+{
+	(void)usleep(100000);
+	rngd_eventfd_poke(*(const int *)arg);
+	return NULL;
+}
+
+/*
+ * The hook's fd is polled with the loop's own: a write to it brings one
+ * fd_ready(). Its run() is called on every pass and its deadline is kept:
+ * asking every 50 ms over 500 ms in which nothing else happens gives
+ * about ten calls (one or two if the deadline were ignored).
+ */
+static void test_hook_fd_and_deadline_drive_the_loop(void **state)
+{
+	struct signal_run *r = *state;
+	struct hook_probe p = { .fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), .every_ms = 50 };
+	pthread_t t;
+
+	assert_true(p.fd >= 0);
+	rngd_loop_set_hook(r->loop, &probe_hook, &p);
+	assert_int_equal(pthread_create(&t, NULL, poke_after_100ms, &p.fd), 0);
+	assert_int_equal(signal_run_call(r, SIGUSR1, 500), RNGD_LOOP_STATS);
+	(void)pthread_join(t, NULL);
+	rngd_loop_set_hook(r->loop, NULL, NULL);
+	(void)close(p.fd);
+	print_message("hook: %u fd_ready, %u run in 500 ms at one look per 50 ms\n", p.ready_calls,
+		      p.run_calls);
+	assert_int_equal(p.ready_calls, 1);
+	if (p.run_calls < 5 || p.run_calls > 40)
+		fail_msg("run() called %u times in 500 ms at one look per 50 ms", p.run_calls);
+}
+
 /* A reload's settings replace the loop's, but -t stays as the loop
  * started either way: its sink was chosen for it. */
 static void test_set_config_keeps_test_mode(void **state)
@@ -884,5 +954,7 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test_setup_teardown(test_sighup_returns_reload_and_resume_reopens, setup_signal_run,
 					teardown_signal_run),
 	cmocka_unit_test_setup_teardown(test_sigusr1_returns_stats_and_resume_keeps_sources, setup_signal_run,
+					teardown_signal_run),
+	cmocka_unit_test_setup_teardown(test_hook_fd_and_deadline_drive_the_loop, setup_signal_run,
 					teardown_signal_run)
 )
