@@ -353,7 +353,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		pfd[3] = (struct pollfd){ .fd = l->hook ? l->hook->fd(l->hook_ctx) : -1, .events = POLLIN };
 		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN))
 			(void)rngd_eventfd_take(l->event_fd);
-		if (pfd[3].revents)
+		if (l->hook && pfd[3].revents)
 			l->hook->fd_ready(l->hook_ctx);
 	}
 
