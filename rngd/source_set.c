@@ -110,7 +110,11 @@ static int apply_option(struct slot_view *slots, size_t n, const char *text, boo
 			continue;
 		if (!s->src->ops->set_option)
 			return rngd_fail(err, "-O %s: source %s has no key '%s'", text, s->src->name, key);
+		s->src->why[0] = '\0';
 		r = s->src->ops->set_option(s->src, key, value);
+		/* The source's own words when it gave a reason. */
+		if (r < 0 && s->src->why[0])
+			return rngd_fail(err, "-O %s: source %s: %s", text, s->src->name, s->src->why);
 		if (r == -EINVAL)
 			return rngd_fail(err, "-O %s: source %s: unknown key '%s' or bad value '%s'", text, s->src->name,
 				    key, value);

@@ -75,6 +75,19 @@ int rng_option_text(char *dst, size_t size, const char *value, bool absolute_pat
 	return 0;
 }
 
+int rng_option_only_text(struct rng_source *src, const char *key, const char *value, const char *name,
+			 char *dst, size_t size, bool absolute_path)
+{
+	if (strcmp(key, name) != 0)
+		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: %s)", key, name);
+	if (rng_option_text(dst, size, value, absolute_path) == 0)
+		return 0;
+	if (absolute_path)
+		return rng_source_why(src, -EINVAL, "%s '%s' is not an absolute path shorter than %zu", name,
+				      value, size);
+	return rng_source_why(src, -EINVAL, "%s '%s' is empty or longer than %zu", name, value, size - 1);
+}
+
 void rng_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };

@@ -150,9 +150,7 @@ static int hwrng_set_option(struct rng_source *src, const char *key, const char 
 {
 	struct hwrng_priv *p = src->priv;
 
-	if (strcmp(key, "device") == 0)
-		return rng_option_text(p->device, sizeof(p->device), value, true);
-	return -EINVAL;
+	return rng_option_only_text(src, key, value, "device", p->device, sizeof(p->device), true);
 }
 
 static void hwrng_release(struct rng_source *src)

@@ -141,6 +141,14 @@ int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
  */
 int rng_option_text(char *dst, size_t size, const char *value, bool absolute_path);
 
+/*
+ * set_option() of a source whose only -O key, @name, is such a text, kept
+ * in @dst: 0, or -EINVAL with src->why naming the unknown key or saying
+ * what the value must be.
+ */
+int rng_option_only_text(struct rng_source *src, const char *key, const char *value, const char *name,
+			 char *dst, size_t size, bool absolute_path);
+
 /* Sleep @ms milliseconds, resuming after EINTR: the back-off of sources
  * whose hardware says "not now" (TPM, RNDR, DARN). */
 void rng_sleep_ms(unsigned int ms);

@@ -80,14 +80,11 @@ struct sysstat_state {
 
 static int sysstat_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct sysstat_state *st;
+	struct sysstat_state *st = src->priv;
+	int r = rng_option_only_text(src, key, value, "root", st->root, sizeof(st->root), true);
 
-	if (strcmp(key, "root") != 0)
-		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: root)", key);
-	st = src->priv;
-	if (rng_option_text(st->root, sizeof(st->root), value, true) < 0)
-		return rng_source_why(src, -EINVAL, "root '%s' is not an absolute path shorter than %zu",
-				      value, sizeof(st->root));
+	if (r < 0)
+		return r;
 	/* "/" and "" both mean the real system. */
 	if (strcmp(st->root, "/") == 0)
 		st->root[0] = '\0';

@@ -70,15 +70,9 @@ static const struct tpm2_state tpm2_defaults = {
 
 static int tpm2_set_option(struct rng_source *src, const char *key, const char *value)
 {
-	struct tpm2_state *st;
+	struct tpm2_state *st = src->priv;
 
-	if (strcmp(key, "tcti") != 0)
-		return rng_source_why(src, -EINVAL, "unknown option '%s' (known: tcti)", key);
-	st = src->priv;
-	if (rng_option_text(st->tcti, sizeof(st->tcti), value, false) < 0)
-		return rng_source_why(src, -EINVAL, "tcti '%s' is empty or longer than %zu", value,
-				      sizeof(st->tcti) - 1);
-	return 0;
+	return rng_option_only_text(src, key, value, "tcti", st->tcti, sizeof(st->tcti), false);
 }
 
 /* Load the three tss2 libraries once; 0, or -ENODEV naming the missing one. */

@@ -26,7 +26,8 @@ expect_usage "'on-fail' needs drop or mix, not 'keep'" -c /dev/null --on-fail=ke
 expect_usage "-O (option) needs SOURCE:KEY:VALUE, not 'hwrng:device'" -c /dev/null -O hwrng:device
 expect_usage "-O nosuch: no source named 'nosuch'" -c /dev/null -O nosuch
 expect_usage "no source named 'nosuch'" -c /dev/null -x nosuch
-expect_usage "source hwrng: unknown key 'colour'" -c /dev/null -O hwrng:colour:red
+expect_usage "source hwrng: unknown option 'colour' (known: device)" -c /dev/null -O hwrng:colour:red
+expect_usage "source hwrng: device 'rel' is not an absolute path" -c /dev/null -O hwrng:device:rel
 expect_usage "needs a number 0.0..1.0, not '1.5'" -c /dev/null -O hwrng:entropy_per_bit:1.5
 expect_usage "unexpected argument 'extra'" -c /dev/null extra
 expect_usage "$T/none: No such file or directory" -c "$T/none"

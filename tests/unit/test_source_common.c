@@ -155,8 +155,29 @@ static void test_option_text_fits_or_leaves_the_field(void **state)
 	assert_string_equal(field, "/dev/x");
 }
 
+/* A source's only text key: set, refused with the reason, or unknown. */
+static void test_only_text_option_names_what_is_wrong(void **state)
+{
+	struct rng_source src;
+	char field[8] = "old";
+
+	(void)state;
+	memset(&src, 0, sizeof(src));
+	assert_int_equal(rng_option_only_text(&src, "root", "/x", "root", field, sizeof(field), true), 0);
+	assert_string_equal(field, "/x");
+	assert_int_equal(rng_option_only_text(&src, "colour", "/y", "root", field, sizeof(field), true), -EINVAL);
+	assert_string_equal(src.why, "unknown option 'colour' (known: root)");
+	assert_int_equal(rng_option_only_text(&src, "root", "y", "root", field, sizeof(field), true), -EINVAL);
+	assert_string_equal(src.why, "root 'y' is not an absolute path shorter than 8");
+	assert_int_equal(rng_option_only_text(&src, "tcti", "12345678", "tcti", field, sizeof(field), false),
+			 -EINVAL);
+	assert_string_equal(src.why, "tcti '12345678' is empty or longer than 7");
+	assert_string_equal(field, "/x");
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_option_text_fits_or_leaves_the_field),
+	cmocka_unit_test(test_only_text_option_names_what_is_wrong),
 	cmocka_unit_test(test_init_fills_priv_from_defaults_aligned),
 	cmocka_unit_test(test_init_without_defaults_zeroes_priv),
 	cmocka_unit_test(test_stateless_source_has_no_priv_and_no_wait_fd),
