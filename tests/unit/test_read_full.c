@@ -86,14 +86,14 @@ static void read_pieces(bool kick)
 	(void)close(p[0]);
 }
 
-static void short_reads_add_up(void **state)
+static void test_short_reads_add_up(void **state)
 {
 	(void)state;
 	read_pieces(false);
 }
 
 /* No SA_RESTART: the blocked read() returns EINTR, which must be retried. */
-static void interrupted_read_is_retried(void **state)
+static void test_interrupted_read_is_retried(void **state)
 {
 	struct sigaction sa = { .sa_handler = on_kick }, old;
 
@@ -106,14 +106,20 @@ static void interrupted_read_is_retried(void **state)
 	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
 }
 
-static void end_of_file_before_len(void **state)
+/* A pipe whose reading end, p[0], holds @data. */
+static void pipe_holding(int p[2], const char *data)
+{
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], data, strlen(data)), (ssize_t)strlen(data));
+}
+
+static void test_end_of_file_before_len(void **state)
 {
 	char buf[16];
 	int p[2];
 
 	(void)state;
-	assert_int_equal(pipe(p), 0);
-	assert_int_equal(write(p[1], "abc", 3), 3);
+	pipe_holding(p, "abc");
 	(void)close(p[1]);
 	assert_int_equal(rng_read_full(p[0], buf, sizeof(buf)), 3);
 	assert_memory_equal(buf, "abc", 3);
@@ -123,14 +129,13 @@ static void end_of_file_before_len(void **state)
 }
 
 /* It reads no further than @len: the rest stays for the next reader. */
-static void stops_at_len(void **state)
+static void test_stops_at_len(void **state)
 {
 	char buf[16];
 	int p[2];
 
 	(void)state;
-	assert_int_equal(pipe(p), 0);
-	assert_int_equal(write(p[1], "abcdefghij", 10), 10);
+	pipe_holding(p, "abcdefghij");
 	assert_int_equal(rng_read_full(p[0], buf, 4), 4);
 	assert_memory_equal(buf, "abcd", 4);
 	assert_int_equal(rng_read_full(p[0], buf, 0), 0);
@@ -140,7 +145,7 @@ static void stops_at_len(void **state)
 	(void)close(p[0]);
 }
 
-static void failed_read_is_minus_errno(void **state)
+static void test_failed_read_is_minus_errno(void **state)
 {
 	char buf[16];
 	int p[2];
@@ -160,9 +165,9 @@ static void failed_read_is_minus_errno(void **state)
 }
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(short_reads_add_up),
-	cmocka_unit_test(interrupted_read_is_retried),
-	cmocka_unit_test(end_of_file_before_len),
-	cmocka_unit_test(stops_at_len),
-	cmocka_unit_test(failed_read_is_minus_errno)
+	cmocka_unit_test(test_short_reads_add_up),
+	cmocka_unit_test(test_interrupted_read_is_retried),
+	cmocka_unit_test(test_end_of_file_before_len),
+	cmocka_unit_test(test_stops_at_len),
+	cmocka_unit_test(test_failed_read_is_minus_errno)
 )
