@@ -15,21 +15,21 @@
 static const uint8_t counting[] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08 };
 static const uint8_t high[] = { 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8 };
 
-static void be64_first_byte_is_most_significant(void **state)
+static void test_be64_first_byte_is_most_significant(void **state)
 {
 	(void)state;
 	assert_int_equal(load_be64(counting), UINT64_C(0x0102030405060708));
 	assert_int_equal(load_be64(high), UINT64_C(0xf1f2f3f4f5f6f7f8));
 }
 
-static void le64_first_byte_is_least_significant(void **state)
+static void test_le64_first_byte_is_least_significant(void **state)
 {
 	(void)state;
 	assert_int_equal(load_le64(counting), UINT64_C(0x0807060504030201));
 	assert_int_equal(load_le64(high), UINT64_C(0xf8f7f6f5f4f3f2f1));
 }
 
-static void le32_reads_four_bytes(void **state)
+static void test_le32_reads_four_bytes(void **state)
 {
 	(void)state;
 	assert_int_equal(load_le32(counting), UINT32_C(0x04030201));
@@ -38,7 +38,7 @@ static void le32_reads_four_bytes(void **state)
 }
 
 /* The sites load from any byte of a block: no alignment is assumed. */
-static void loads_at_an_odd_address(void **state)
+static void test_loads_at_an_odd_address(void **state)
 {
 	uint8_t buf[1 + sizeof(counting)];
 
@@ -51,7 +51,7 @@ static void loads_at_an_odd_address(void **state)
 }
 
 /* Each length takes the first @n bytes and nothing after them. */
-static void le_upto64_stops_at_n(void **state)
+static void test_le_upto64_stops_at_n(void **state)
 {
 	static const uint64_t want[] = {
 		0, 0x01, 0x0201, 0x030201, 0x04030201, UINT64_C(0x0504030201),
@@ -66,9 +66,9 @@ static void le_upto64_stops_at_n(void **state)
 }
 
 RNGD_TEST_MAIN(
-	cmocka_unit_test(be64_first_byte_is_most_significant),
-	cmocka_unit_test(le64_first_byte_is_least_significant),
-	cmocka_unit_test(le32_reads_four_bytes),
-	cmocka_unit_test(loads_at_an_odd_address),
-	cmocka_unit_test(le_upto64_stops_at_n)
+	cmocka_unit_test(test_be64_first_byte_is_most_significant),
+	cmocka_unit_test(test_le64_first_byte_is_least_significant),
+	cmocka_unit_test(test_le32_reads_four_bytes),
+	cmocka_unit_test(test_loads_at_an_odd_address),
+	cmocka_unit_test(test_le_upto64_stops_at_n)
 )
