@@ -37,17 +37,22 @@ static void test_le32_reads_four_bytes(void **state)
 	assert_int_equal(load_le32(high), UINT32_C(0xf4f3f2f1));
 }
 
-/* The sites load from any byte of a block: no alignment is assumed. */
+/* The sites load from any byte of a block: no alignment is assumed. The
+ * union makes b 8-byte aligned, so b + 1 is odd. */
 static void test_loads_at_an_odd_address(void **state)
 {
-	uint8_t buf[1 + sizeof(counting)];
+	union {
+		uint64_t word[2];
+		uint8_t b[16];
+	} buf;
 
 	(void)state;
-	buf[0] = 0xaa;
-	memcpy(buf + 1, counting, sizeof(counting));
-	assert_int_equal(load_be64(buf + 1), UINT64_C(0x0102030405060708));
-	assert_int_equal(load_le64(buf + 1), UINT64_C(0x0807060504030201));
-	assert_int_equal(load_le32(buf + 1), UINT32_C(0x04030201));
+	buf.b[0] = 0xaa;
+	memcpy(buf.b + 1, counting, sizeof(counting));
+	assert_int_equal((uintptr_t)(buf.b + 1) % 2, 1);
+	assert_int_equal(load_be64(buf.b + 1), UINT64_C(0x0102030405060708));
+	assert_int_equal(load_le64(buf.b + 1), UINT64_C(0x0807060504030201));
+	assert_int_equal(load_le32(buf.b + 1), UINT32_C(0x04030201));
 }
 
 /* Each length takes the first @n bytes and nothing after them. */

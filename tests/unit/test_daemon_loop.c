@@ -872,7 +872,8 @@ static void *poke_after_100ms(void *arg)
  * The hook's fd is polled with the loop's own: a write to it brings one
  * fd_ready(). Its run() is called on every pass and its deadline is kept:
  * asking every 50 ms over 500 ms in which nothing else happens gives
- * about ten calls (one or two if the deadline were ignored).
+ * about ten calls (about three, from other wake-ups, if the deadline
+ * were ignored).
  */
 static void test_hook_fd_and_deadline_drive_the_loop(void **state)
 {

@@ -56,9 +56,12 @@ static void *write_pieces(void *arg)
 
 		pause_ms(20);
 		if (w->kick) {
-			/* The reader is blocked in read() by now: this interrupts it. */
+			/* The reader is blocked in read() by now: this interrupts
+			 * it. The next kick waits for this one to be handled: two
+			 * pending signals would merge into one. */
 			(void)pthread_kill(w->reader, SIGUSR1);
-			pause_ms(20);
+			for (int waited = 0; kicks < i + 1 && waited < 5000; waited++)
+				pause_ms(1);
 		}
 		memset(piece, 'a' + i, sizeof(piece));
 		if (write(w->fd, piece, sizeof(piece)) != (ssize_t)sizeof(piece))
