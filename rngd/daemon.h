@@ -36,8 +36,7 @@ struct rngd {
 	struct rngd_loop *loop;
 	struct hwrng_quality hwq;
 	bool hwq_taken;
-	struct hwrng_watch hwrng_watch;
-	bool hwrng_watched;
+	struct hwrng_watch *hwrng_watch;  /* NULL: no hwrng source */
 	int pidfile_fd;
 	/* The EGD server (--egd-socket): its reserve, and the sink the loop
 	 * feeds, which shares between the real sink and the reserve. */
@@ -69,8 +68,9 @@ static inline void rngd_daemon_unlock(struct rngd *d)
 void rngd_daemon_select_hwrng(struct rngd *d);
 /* rng_quality to 0 while rngd gates /dev/hwrng for the kernel (restored at exit). */
 void rngd_daemon_take_hwrng_quality(struct rngd *d);
-/* The device watch for the hwrng source, if one runs. */
-void rngd_daemon_watch_hwrng(struct rngd *d);
+/* The device watch for the hwrng source, if one runs: 0, or -ENOMEM
+ * (logged). */
+int rngd_daemon_watch_hwrng(struct rngd *d);
 
 /* rngd/daemon_egd.c */
 void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o);

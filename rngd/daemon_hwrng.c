@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rngd/daemon.h"
+#include "rngd/device_watch.h"
 #include "rngd/reader.h"
 #include "sources/hwrng.h"
 #include "sources/source.h"
@@ -63,18 +64,24 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 
 /* Device events for the hwrng source: taken rng_quality follows the
  * current device, and a reader that found no device waits for one. */
-void rngd_daemon_watch_hwrng(struct rngd *d)
+int rngd_daemon_watch_hwrng(struct rngd *d)
 {
 	struct rngd_slot *hw = hwrng_slot(d);
 
 	if (!hw)
-		return;
-	hwrng_watch_open(&d->hwrng_watch, &d->log, hw, d->hwq_taken ? &d->hwq : NULL, rngd_now_ms());
-	d->hwrng_watched = true;
-	rngd_loop_set_hook(d->loop, &hwrng_watch_hook, &d->hwrng_watch);
+		return 0;
+	d->hwrng_watch = hwrng_watch_new(&d->log, hw, d->hwq_taken ? &d->hwq : NULL, device_watch_socket(),
+					 rngd_now_ms());
+	if (!d->hwrng_watch) {
+		/* Without it a reader that lost its device would wait for good. */
+		rngd_log(&d->log, LOG_ERR, rngd_slot_source(hw)->name, "cannot watch the device: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	rngd_loop_set_hook(d->loop, &hwrng_watch_hook, d->hwrng_watch);
 	/* Only /dev/hwrng's fd outlives its device: another device's ENODEV
 	 * is for good, and its reader re-opens with back-off. */
 	rngd_slot_set_device_events(hw, hwrng_source_follows_device(rngd_slot_source(hw)));
+	return 0;
 }
 
 /* HRNGSELECT (--defaults-file): written to rng_current before any source

@@ -24,24 +24,29 @@
 
 static const char *const hwrng_subsystems[] = { "virtio", "tpm", "platform", "module" };
 
-int device_watch_open(struct device_watch *w)
+int device_watch_socket(void)
 {
 	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = DEVICE_WATCH_KERNEL_GROUP };
 	const int one = 1;
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
 
-	memset(w, 0, sizeof(*w));
-	w->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-	if (w->fd < 0)
+	if (fd < 0)
 		return -errno;
 	/* Credentials with each message: only root's events count. */
-	if (setsockopt(w->fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0 ||
-	    bind(w->fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+	if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		int r = -errno;
 
-		device_watch_close(w);
+		(void)close(fd);
 		return r;
 	}
-	return 0;
+	return fd;
+}
+
+void device_watch_adopt(struct device_watch *w, int fd)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd < 0 ? -1 : fd;
 }
 
 /* The value of KEY= in the message's NUL-separated fields, or NULL. */

@@ -29,10 +29,14 @@ struct device_watch {
 	uint64_t overruns;      /* ENOBUFS: events were lost */
 };
 
-/* Open and bind a non-blocking uevent socket. -errno (EAFNOSUPPORT under
- * a RestrictAddressFamilies= without AF_NETLINK, EPROTONOSUPPORT without
- * CONFIG_NET). */
-int device_watch_open(struct device_watch *w);
+/* A non-blocking uevent socket, bound to the kernel's group: its fd, or
+ * -errno (EAFNOSUPPORT under a RestrictAddressFamilies= without
+ * AF_NETLINK, EPROTONOSUPPORT without CONFIG_NET). */
+int device_watch_socket(void);
+
+/* Start @w on @fd: a socket from device_watch_socket() (or a test's
+ * datagram socket), -1 or -errno for none. Counters start at 0. */
+void device_watch_adopt(struct device_watch *w, int fd);
 
 /*
  * Read every queued message. Returns how many were relevant (0 if none),

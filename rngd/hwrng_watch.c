@@ -16,36 +16,55 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "rngd/device_watch.h"
 #include "rngd/hwrng_quality.h"
 #include "rngd/hwrng_watch.h"
 #include "rngd/loop.h"
 #include "rngd/reader.h"
 
-void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_slot *slot,
-		      struct hwrng_quality *hwq, uint64_t now)
-{
-	int r;
+struct hwrng_watch {
+	struct rngd_log *log;
+	struct rngd_slot *slot;        /* the hwrng source */
+	struct hwrng_quality *hwq;     /* NULL: rng_quality is not ours */
+	struct device_watch events;    /* fd -1: polling instead */
+	bool readable;                 /* the loop saw the fd readable */
+	uint64_t next_check_ms;
+	uint64_t errors_seen;          /* the reader's read_errors at the last look */
+	struct rngd_ratelimit rl;
+};
 
-	memset(w, 0, sizeof(*w));
+struct hwrng_watch *hwrng_watch_new(struct rngd_log *log, struct rngd_slot *slot, struct hwrng_quality *hwq,
+				    int events_fd, uint64_t now)
+{
+	struct hwrng_watch *w = calloc(1, sizeof(*w));
+
+	if (!w) {
+		if (events_fd >= 0)
+			(void)close(events_fd);
+		return NULL;
+	}
 	w->log = log;
 	w->slot = slot;
 	w->hwq = hwq;
-	r = device_watch_open(&w->events);
-	if (r < 0) {
+	/* Read errors before the loop started are the reader's business. */
+	w->errors_seen = 0;
+	device_watch_adopt(&w->events, events_fd);
+	if (events_fd < 0) {
 		rngd_log(log, LOG_WARNING, rngd_slot_source(slot)->name,
 			 "no device events (uevent socket: %s): looking at rng_current every %.0f s instead",
-			 strerror(-r), HWRNG_FALLBACK_POLL_MS / 1000.0);
+			 strerror(-events_fd), HWRNG_FALLBACK_POLL_MS / 1000.0);
 		w->next_check_ms = now + HWRNG_FALLBACK_POLL_MS;
-		return;
+		return w;
 	}
 	rngd_log(log, LOG_INFO, rngd_slot_source(slot)->name,
 		 "watching device events; rng_current is also checked every %u min",
 		 HWRNG_SAFETY_POLL_MS / 60000u);
 	w->next_check_ms = now + HWRNG_SAFETY_POLL_MS;
-	/* Read errors before the loop started are the reader's business. */
-	w->errors_seen = 0;
+	return w;
 }
 
 int hwrng_watch_fd(const struct hwrng_watch *w)
@@ -63,7 +82,6 @@ static bool look(struct hwrng_watch *w, uint64_t now, const char *why)
 {
 	int r;
 
-	w->checks++;
 	if (!w->hwq)
 		return false;
 	r = hwrng_quality_check(w->hwq);
@@ -126,9 +144,12 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now)
 	return w->next_check_ms;
 }
 
-void hwrng_watch_close(struct hwrng_watch *w)
+void hwrng_watch_free(struct hwrng_watch *w)
 {
+	if (!w)
+		return;
 	device_watch_close(&w->events);
+	free(w);
 }
 
 static int hook_fd(void *ctx)

@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rngd/device_watch.h"
 #include "rngd/log.h"
 
 struct hwrng_quality;
@@ -32,22 +31,19 @@ struct rngd_slot;
  * registered just after the event that announced it. */
 #define HWRNG_FOLLOWUP_MS 1000u
 
-struct hwrng_watch {
-	struct rngd_log *log;
-	struct rngd_slot *slot;        /* the hwrng source */
-	struct hwrng_quality *hwq;     /* NULL: rng_quality is not ours */
-	struct device_watch events;    /* fd -1: polling instead */
-	bool readable;                 /* the loop saw the fd readable */
-	uint64_t next_check_ms;
-	uint64_t errors_seen;          /* the reader's read_errors at the last look */
-	uint64_t checks;               /* looks at rng_current, for the tests' logs */
-	struct rngd_ratelimit rl;
-};
+/* Opaque: the loop drives it through hwrng_watch_hook, main.c only
+ * creates and frees it. */
+struct hwrng_watch;
 
-/* Open the event socket (a failure is logged, and polling takes over).
- * @hwq may be NULL. */
-void hwrng_watch_open(struct hwrng_watch *w, struct rngd_log *log, struct rngd_slot *slot,
-		      struct hwrng_quality *hwq, uint64_t now);
+/*
+ * A watch of @slot's device (@hwq: the taken rng_quality, or NULL).
+ * @events_fd is the uevent socket (device_watch_socket()), which the
+ * watch takes over and closes, or -errno saying why there is none: the
+ * watch then polls, and logs why. NULL only if out of memory (the fd is
+ * closed then too).
+ */
+struct hwrng_watch *hwrng_watch_new(struct rngd_log *log, struct rngd_slot *slot, struct hwrng_quality *hwq,
+				    int events_fd, uint64_t now);
 
 /* The fd the loop polls, or -1. */
 int hwrng_watch_fd(const struct hwrng_watch *w);
@@ -64,6 +60,7 @@ uint64_t hwrng_watch_run(struct hwrng_watch *w, uint64_t now);
  * context a struct hwrng_watch). */
 extern const struct rngd_loop_hook hwrng_watch_hook;
 
-void hwrng_watch_close(struct hwrng_watch *w);
+/* Closes the socket; NULL is a no-op. */
+void hwrng_watch_free(struct hwrng_watch *w);
 
 #endif

@@ -305,7 +305,8 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_FAILURE;
 	}
 	rngd_daemon_take_hwrng_quality(d);
-	rngd_daemon_watch_hwrng(d);
+	if (rngd_daemon_watch_hwrng(d) < 0)
+		return RNGD_EXIT_FAILURE;
 	if (d->opts.user) {
 		phase(d, "dropping privileges");
 		r = privs_drop(d->opts.user);
@@ -404,8 +405,7 @@ int main(int argc, char *argv[])
 		if (d.hwq.note[0])
 			rngd_log(&d.log, LOG_NOTICE, "hwrng", "%s", d.hwq.note);
 	}
-	if (d.hwrng_watched)
-		hwrng_watch_close(&d.hwrng_watch);
+	hwrng_watch_free(d.hwrng_watch);
 	if (d.egd_open) {
 		egd_server_stop(&d.egd);
 		egd_server_close(&d.egd);

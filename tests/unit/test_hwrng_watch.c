@@ -10,8 +10,10 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,17 +81,18 @@ static void send_event(int fd)
 	assert_int_equal(send(fd, msg, (size_t)n + 1, 0), n + 1);
 }
 
-/* Messages read so far, relevant or not (whether a sender counts as the
- * kernel depends on who runs the test). */
-static uint64_t messages_read(const struct hwrng_watch *w)
+/* Is a message still queued on @fd, unread by the watch? */
+static bool event_waiting(int fd)
 {
-	return w->events.events + w->events.ignored;
+	char c;
+
+	return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) >= 0;
 }
 
 static void test_events_read_only_after_mark_readable(void **state)
 {
 	struct rngd_log log;
-	struct hwrng_watch w;
+	struct hwrng_watch *w;
 	struct rngd_slot *slot = (struct rngd_slot *)&wakes; /* never dereferenced: stubs */
 	const int one = 1;
 	int sv[2];
@@ -98,34 +101,54 @@ static void test_events_read_only_after_mark_readable(void **state)
 	rngd_log_init(&log, true, LOG_ERR);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv), 0);
 	assert_int_equal(setsockopt(sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)), 0);
-	memset(&w, 0, sizeof(w));
-	w.log = &log;
-	w.slot = slot;
-	w.events.fd = sv[0];
-	w.next_check_ms = NOW_MS + HWRNG_SAFETY_POLL_MS;
-	assert_int_equal(hwrng_watch_fd(&w), sv[0]);
+	w = hwrng_watch_new(&log, slot, NULL, sv[0], NOW_MS);
+	assert_non_null(w);
+	assert_int_equal(hwrng_watch_fd(w), sv[0]);
 
 	/* Queued but not marked: left for the loop's poll() to report. */
 	send_event(sv[1]);
-	assert_int_equal(hwrng_watch_run(&w, NOW_MS), NOW_MS + HWRNG_SAFETY_POLL_MS);
-	assert_int_equal(messages_read(&w), 0);
+	assert_int_equal(hwrng_watch_run(w, NOW_MS), NOW_MS + HWRNG_SAFETY_POLL_MS);
+	assert_true(event_waiting(sv[0]));
 
-	hwrng_watch_mark_readable(&w);
-	hwrng_watch_run(&w, NOW_MS);
-	assert_int_equal(messages_read(&w), 1);
+	/* Marked: read, and a second look follows soon. */
+	hwrng_watch_mark_readable(w);
+	assert_int_equal(hwrng_watch_run(w, NOW_MS), NOW_MS + HWRNG_FOLLOWUP_MS);
+	assert_false(event_waiting(sv[0]));
 
 	/* Read once per mark: a later event waits for the next one. */
 	send_event(sv[1]);
-	hwrng_watch_run(&w, NOW_MS + 1);
-	assert_int_equal(messages_read(&w), 1);
-	hwrng_watch_mark_readable(&w);
-	hwrng_watch_run(&w, NOW_MS + 2);
-	assert_int_equal(messages_read(&w), 2);
+	hwrng_watch_run(w, NOW_MS + 1);
+	assert_true(event_waiting(sv[0]));
+	hwrng_watch_mark_readable(w);
+	hwrng_watch_run(w, NOW_MS + 2);
+	assert_false(event_waiting(sv[0]));
 
 	assert_int_equal(wakes, 0);     /* the reader has its device open */
-	hwrng_watch_close(&w);
+	hwrng_watch_free(w);
+	/* The watch closed the socket it took over. */
+	assert_int_equal(fcntl(sv[0], F_GETFD), -1);
 	(void)close(sv[1]);
 	rngd_log_close(&log);
 }
 
-RNGD_TEST_MAIN(cmocka_unit_test(test_events_read_only_after_mark_readable))
+/* Without an event socket it polls, at the fallback interval. */
+static void test_no_socket_polls(void **state)
+{
+	struct rngd_log log;
+	struct hwrng_watch *w;
+
+	(void)state;
+	rngd_log_init(&log, true, LOG_CRIT);
+	w = hwrng_watch_new(&log, (struct rngd_slot *)&wakes, NULL, -EAFNOSUPPORT, NOW_MS);
+	assert_non_null(w);
+	assert_int_equal(hwrng_watch_fd(w), -1);
+	assert_int_equal(hwrng_watch_run(w, NOW_MS), NOW_MS + HWRNG_FALLBACK_POLL_MS);
+	assert_int_equal(hwrng_watch_run(w, NOW_MS + HWRNG_FALLBACK_POLL_MS),
+			 NOW_MS + 2 * HWRNG_FALLBACK_POLL_MS);
+	hwrng_watch_free(w);
+	hwrng_watch_free(NULL);
+	rngd_log_close(&log);
+}
+
+RNGD_TEST_MAIN(cmocka_unit_test(test_events_read_only_after_mark_readable),
+	       cmocka_unit_test(test_no_socket_polls))
