@@ -7,7 +7,7 @@ RNGD_CORE_SOURCES = \
 	rngd/credit.c rngd/credit.h \
 	rngd/log.c rngd/log.h \
 	rngd/loop.c rngd/loop.h rngd/thread_stack.h rngd/eventfd.h rngd/poll_timeout.h \
-	rngd/loop_jobs.c rngd/loop_jobs.h rngd/loop_state.h rngd/block_flow.c rngd/block_flow.h \
+	rngd/loop_jobs.c rngd/loop_jobs.h rngd/every.h rngd/loop_state.h rngd/block_flow.c rngd/block_flow.h \
 	rngd/policy.c rngd/policy.h \
 	rngd/reader.c rngd/reader.h \
 	rngd/slot.c rngd/slot.h \

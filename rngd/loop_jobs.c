@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The event loop's periodic jobs and the reports they make: the stats file
- * (--stats-file), the rates of test mode (-t), systemd's status line, the
- * readiness time-out and the watchdog, the hwrng device watch's tick, and
- * the summary at exit. None has a timer of its own: rngd_loop_jobs_run()
- * runs what is due whenever the loop wakes and returns the next deadline
- * the loop's poll() must honour.
+ * When the loop's periodic jobs run, and what each reads of the loop's
+ * state: the stats file (--stats-file), the rate lines of test mode (-t),
+ * systemd's status line, the readiness time-out, the watchdog, the loop
+ * hook's run (the hwrng device watch), and the summary at exit. None has a
+ * timer of its own: rngd_loop_jobs_run() runs what is due whenever the
+ * loop wakes (rngd/every.h) and returns the next deadline the loop's
+ * poll() must honour. The text is the stats module's (rngd/stats.c), the
+ * watchdog's period notify.c's.
  */
 #include <config.h>
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,16 +22,11 @@
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u
 
-void rngd_loop_jobs_init(struct rngd_loop_jobs *p, uint64_t start_ms)
+void rngd_loop_jobs_init(struct rngd_loop_jobs *j, uint64_t start_ms)
 {
-	uint64_t wd_usec = notify_watchdog_usec();
-
-	memset(p, 0, sizeof(*p));
-	/* Half the service manager's interval, and never 0 when it asked. */
-	p->watchdog_ms = wd_usec ? wd_usec / 2000u : 0;
-	if (p->watchdog_ms == 0 && wd_usec)
-		p->watchdog_ms = 1;
-	p->next_status = start_ms + STATUS_EVERY_MS;
+	memset(j, 0, sizeof(*j));
+	j->status = (struct rngd_every){ .every_ms = STATUS_EVERY_MS, .next_ms = start_ms + STATUS_EVERY_MS };
+	j->watchdog.every_ms = notify_watchdog_every_ms();
 }
 
 /* The host sink's phase counters and the EGD server's, into sink_stats. */
@@ -59,30 +55,10 @@ void rngd_slot_sync_counters(struct rngd_slot *s)
 	(void)pthread_mutex_unlock(&s->lock);
 }
 
-void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
+/* The started slots as the stats module reads them, counters synced. */
+static size_t started_entries(struct rngd_loop *l, struct rngd_stats_entry *e)
 {
-	char line[1024];
-
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		rngd_slot_sync_counters(s);
-		rngd_stats_format(line, sizeof(line), &s->stats);
-		rngd_log(l->log, LOG_NOTICE, s->src.name, "%s: %s, %s", why,
-			 rngd_slot_state_name(rngd_slot_state(s)), line);
-	}
-	refresh_sink_stats(l);
-	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
-	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->name, line);
-}
-
-static void write_stats_file(struct rngd_loop *l, uint64_t now)
-{
-	struct rngd_stats_entry e[l->n_slots ? l->n_slots : 1];
 	size_t n = 0;
-	int r;
 
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
@@ -93,6 +69,30 @@ static void write_stats_file(struct rngd_loop *l, uint64_t now)
 		e[n++] = (struct rngd_stats_entry){ s->src.name, &s->stats,
 						    rngd_slot_state_name(rngd_slot_state(s)) };
 	}
+	return n;
+}
+
+void rngd_loop_log_stats(struct rngd_loop *l, const char *why)
+{
+	struct rngd_stats_entry e[l->n_slots ? l->n_slots : 1];
+	size_t n = started_entries(l, e);
+	char line[1024];
+
+	for (size_t i = 0; i < n; i++) {
+		rngd_stats_format(line, sizeof(line), e[i].st);
+		rngd_log(l->log, LOG_NOTICE, e[i].name, "%s: %s, %s", why, e[i].state, line);
+	}
+	refresh_sink_stats(l);
+	rngd_sink_stats_format(line, sizeof(line), &l->sink_stats);
+	rngd_log(l->log, LOG_NOTICE, "rngd", "%s: sink %s: %s", why, l->sink->name, line);
+}
+
+static void write_stats_file(struct rngd_loop *l, uint64_t now)
+{
+	struct rngd_stats_entry e[l->n_slots ? l->n_slots : 1];
+	size_t n = started_entries(l, e);
+	int r;
+
 	refresh_sink_stats(l);
 	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->name);
 	if (r < 0)
@@ -102,28 +102,25 @@ static void write_stats_file(struct rngd_loop *l, uint64_t now)
 
 static void print_rates(struct rngd_loop *l, uint64_t now)
 {
+	struct rngd_stats_entry e[l->n_slots ? l->n_slots : 1];
 	double secs = (double)(now - l->start_ms) / 1000.0;
+	size_t n;
+	char line[512];
 
 	if (secs <= 0)
 		return;
-	for (size_t i = 0; i < l->n_slots; i++) {
-		struct rngd_slot *s = &l->slots[i];
-
-		if (!s->started)
-			continue;
-		printf("%s: %.0f passing bytes/s (%" PRIu64 " blocks passed, %" PRIu64 " failed, %s)\n",
-		       s->src.name, (double)(s->stats.blocks_passed * FIPS_BLOCK_BYTES) / secs,
-		       s->stats.blocks_passed, s->stats.blocks_failed,
-		       rngd_slot_state_name(rngd_slot_state(s)));
+	n = started_entries(l, e);
+	for (size_t i = 0; i < n; i++) {
+		rngd_stats_format_rate(line, sizeof(line), &e[i], secs);
+		printf("%s\n", line);
 	}
 	(void)fflush(stdout);
 }
 
 void rngd_loop_update_status(struct rngd_loop *l)
 {
-	const struct rngd_sink_stats *ss;
-	char egd[80] = "";
 	char names[256] = "";
+	char status[512];
 	size_t off = 0;
 
 	for (size_t i = 0; i < l->n_slots && off < sizeof(names); i++) {
@@ -141,26 +138,11 @@ void rngd_loop_update_status(struct rngd_loop *l)
 		off += n > 0 ? (size_t)n : 0;
 	}
 	refresh_sink_stats(l);
-	ss = &l->sink_stats;
-	if (ss->egd)
-		(void)snprintf(egd, sizeof(egd), "; %" PRIu64 " bytes served to EGD clients", ss->egd_bytes_served);
-	if (!ss->pool_phases)
-		notify_status("sources: %s; %" PRIu64 " bits credited%s", off ? names : "none", ss->bits_credited, egd);
-	else if (ss->filling)
-		notify_status("sources: %s; pool filling: %" PRIu64 " bits credited%s", off ? names : "none",
-			      ss->bits_credited, egd);
-	else
-		notify_status("sources: %s; pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
-			      " bytes mixed since, %" PRIu64 " reseeds%s", off ? names : "none", ss->bits_credited,
-			      ss->bytes_after_ready, ss->reseeds, egd);
+	rngd_sink_stats_format_status(status, sizeof(status), names, &l->sink_stats);
+	notify_status("%s", status);
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *p, uint64_t now)
+uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint64_t now)
 {
 	uint64_t next = UINT64_MAX;
 
@@ -174,40 +156,29 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *p, uint6
 				 l->cfg.ready_timeout_ms / 1000.0);
 			notify_ready();
 			rngd_loop_update_status(l);
-		} else {
-			next = min_u64(next, at);
+		} else if (at < next) {
+			next = at;
 		}
 	}
-	if (l->cfg.stats_file) {
-		if (now >= p->next_stats) {
-			write_stats_file(l, now);
-			p->next_stats = now + l->cfg.stats_interval_s * 1000ull;
-		}
-		next = min_u64(next, p->next_stats);
+	/* From the configuration each pass: a reload may change them. */
+	j->stats_file.every_ms = l->cfg.stats_file ? l->cfg.stats_interval_s * 1000ull : 0;
+	j->rates.every_ms = l->cfg.test_mode ? TEST_RATE_EVERY_MS : 0;
+	if (rngd_every_due(&j->stats_file, now, &next))
+		write_stats_file(l, now);
+	if (rngd_every_due(&j->rates, now, &next))
+		print_rates(l, now);
+	if (l->hook) {
+		uint64_t at = l->hook->run(l->hook_ctx, now);
+
+		if (at < next)
+			next = at;
 	}
-	if (l->cfg.test_mode) {
-		if (now >= p->next_rates) {
-			print_rates(l, now);
-			p->next_rates = now + TEST_RATE_EVERY_MS;
-		}
-		next = min_u64(next, p->next_rates);
-	}
-	if (l->hook)
-		next = min_u64(next, l->hook->run(l->hook_ctx, now));
 	/* No wake-up of its own: the status rides on the loop's other ones
 	 * (blocks, the top-up timer), so an idle rngd sleeps. */
-	if (now >= p->next_status) {
-		if (l->ready)
-			rngd_loop_update_status(l);
-		p->next_status = now + STATUS_EVERY_MS;
-	}
-	if (p->watchdog_ms) {
-		if (now >= p->next_watchdog) {
-			notify_watchdog();
-			p->next_watchdog = now + p->watchdog_ms;
-		}
-		next = min_u64(next, p->next_watchdog);
-	}
+	if (rngd_every_due(&j->status, now, NULL) && l->ready)
+		rngd_loop_update_status(l);
+	if (rngd_every_due(&j->watchdog, now, &next))
+		notify_watchdog();
 	return next;
 }
 

@@ -5,13 +5,17 @@
 
 #include <stdint.h>
 
+#include "rngd/every.h"
+
 struct rngd_loop;
 struct rngd_slot;
 
-/* When each job is due next (ms, CLOCK_MONOTONIC as rngd_now_ms()). */
+/* When each job is due next; a period of 0 turns it off. */
 struct rngd_loop_jobs {
-	uint64_t next_stats, next_rates, next_status, next_watchdog;
-	uint64_t watchdog_ms;          /* 0: no watchdog asked for */
+	struct rngd_every stats_file;  /* --stats-file */
+	struct rngd_every rates;       /* -t's rate lines */
+	struct rngd_every status;      /* systemd's STATUS= */
+	struct rngd_every watchdog;    /* WATCHDOG=1, if asked for */
 };
 
 /* Before the loop's first wake-up, which runs at @start_ms. */

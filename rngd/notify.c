@@ -160,3 +160,13 @@ uint64_t notify_watchdog_usec(void)
 }
 
 #endif
+
+uint64_t notify_watchdog_every_ms(void)
+{
+	uint64_t usec = notify_watchdog_usec();
+
+	/* Half the interval leaves the other half for a slow pass. */
+	if (!usec)
+		return 0;
+	return usec / 2000u ? usec / 2000u : 1;
+}

@@ -14,6 +14,9 @@ void notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void notify_watchdog(void);
 /* Watchdog interval in microseconds, 0 if not enabled or meant for another pid. */
 uint64_t notify_watchdog_usec(void);
+/* How often to send WATCHDOG=1: half that interval, never 0 when one was
+ * asked for; 0 without a watchdog. */
+uint64_t notify_watchdog_every_ms(void);
 
 /*
  * $NOTIFY_SOCKET's @name as an address: "/path" or "@abstract". 0, or

@@ -57,6 +57,33 @@ void rngd_sink_stats_format(char *buf, size_t len, const struct rngd_sink_stats 
 		(void)snprintf(buf + off, len - off, ", write errors %" PRIu64, st->write_errors);
 }
 
+void rngd_stats_format_rate(char *buf, size_t len, const struct rngd_stats_entry *e, double secs)
+{
+	(void)snprintf(buf, len, "%s: %.0f passing bytes/s (%" PRIu64 " blocks passed, %" PRIu64 " failed, %s)",
+		       e->name, secs > 0 ? (double)(e->st->blocks_passed * FIPS_BLOCK_BYTES) / secs : 0.0,
+		       e->st->blocks_passed, e->st->blocks_failed, e->state);
+}
+
+void rngd_sink_stats_format_status(char *buf, size_t len, const char *sources, const struct rngd_sink_stats *st)
+{
+	char egd[80] = "";
+
+	if (!sources || !sources[0])
+		sources = "none";
+	if (st->egd)
+		(void)snprintf(egd, sizeof(egd), "; %" PRIu64 " bytes served to EGD clients", st->egd_bytes_served);
+	if (!st->pool_phases)
+		(void)snprintf(buf, len, "sources: %s; %" PRIu64 " bits credited%s", sources, st->bits_credited, egd);
+	else if (st->filling)
+		(void)snprintf(buf, len, "sources: %s; pool filling: %" PRIu64 " bits credited%s", sources,
+			       st->bits_credited, egd);
+	else
+		(void)snprintf(buf, len,
+			       "sources: %s; pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
+			       " bytes mixed since, %" PRIu64 " reseeds%s",
+			       sources, st->bits_credited, st->bytes_after_ready, st->reseeds, egd);
+}
+
 /* Prometheus label values escape backslash, quote and newline. */
 static void put_label(FILE *f, const char *s)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Per-source and sink counters: the SIGUSR1 and exit summaries, the -t
- * rate line, and the --stats-file in Prometheus text format (written to a
- * temporary file and renamed, so a collector never reads half a file).
+ * Per-source and sink counters and every place they are shown: the SIGUSR1
+ * and exit summaries, systemd's status line, the -t rate line, and the
+ * --stats-file in Prometheus text format (written to a temporary file and
+ * renamed, so a collector never reads half a file).
  */
 #ifndef RNGD_STATS_H
 #define RNGD_STATS_H
@@ -60,6 +61,15 @@ struct rngd_stats_entry {
 
 /* "bytes read N, blocks passed N, failed N (monobit N, ...), bits credited N, quarantines N, ...". */
 void rngd_stats_format(char *buf, size_t len, const struct rngd_source_stats *st);
+
+/* The -t line, once a second: "NAME: N passing bytes/s (N blocks
+ * passed, N failed, STATE)", the rate over @secs since the start. */
+void rngd_stats_format_rate(char *buf, size_t len, const struct rngd_stats_entry *e, double secs);
+
+/* systemd's STATUS=: "sources: @sources; ..." and what the sink's
+ * counters say of the pool (filling, ready) and the EGD clients.
+ * @sources NULL or empty reads "none". */
+void rngd_sink_stats_format_status(char *buf, size_t len, const char *sources, const struct rngd_sink_stats *st);
 
 /* Prometheus text format to @path via @path.tmp and rename(2). -errno. */
 int rngd_stats_write_prometheus(const char *path, const struct rngd_stats_entry *e, size_t n,

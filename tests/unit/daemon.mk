@@ -15,7 +15,7 @@ DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(F
 
 # Inline helpers several daemon and source files share (rngd's and the
 # sources' _SOURCES list them too).
-SHARED_HELPER_HDRS = sources/backoff.h sources/close_fd.h rngd/eventfd.h rngd/poll_timeout.h
+SHARED_HELPER_HDRS = sources/backoff.h sources/close_fd.h rngd/eventfd.h rngd/every.h rngd/poll_timeout.h
 SHARED_HELPERS_TEST_FILES = tests/unit/test_shared_helpers.c $(SHARED_HELPER_HDRS)
 # The device watch as the loop drives it, the rest of the loop stubbed.
 HWRNG_WATCH_TEST_FILES = tests/unit/test_hwrng_watch.c rngd/hwrng_watch.c rngd/hwrng_watch.h \

@@ -127,6 +127,30 @@ static void test_watchdog_usec(void **state)
 	assert_int_equal(notify_watchdog_usec(), 0);
 }
 
+/* WATCHDOG=1 at half the interval; never every 0 ms when one was asked. */
+static void test_watchdog_every_half_the_interval(void **state)
+{
+	static const struct {
+		const char *usec;
+		uint64_t every_ms;
+	} cases[] = {
+		{ "30000000", 15000 }, { "2000", 1 }, { "1999", 1 }, { "1", 1 }, { "0", 0 },
+	};
+
+	(void)state;
+	assert_int_equal(unsetenv("WATCHDOG_PID"), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(setenv("WATCHDOG_USEC", cases[i].usec, 1), 0);
+#ifdef RNGD_SD_NOTIFY
+		assert_int_equal(notify_watchdog_every_ms(), cases[i].every_ms);
+#else
+		assert_int_equal(notify_watchdog_every_ms(), 0);
+#endif
+	}
+	assert_int_equal(unsetenv("WATCHDOG_USEC"), 0);
+	assert_int_equal(notify_watchdog_every_ms(), 0);
+}
+
 static void test_no_socket_is_silent(void **state)
 {
 	(void)state;
@@ -227,6 +251,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_each_notify_call_sends_its_message_in_order),
 	RNGD_FIXTURE_TEST(test_status_is_one_bounded_line),
 	RNGD_FIXTURE_TEST(test_watchdog_usec),
+	RNGD_FIXTURE_TEST(test_watchdog_every_half_the_interval),
 	RNGD_FIXTURE_TEST(test_no_socket_is_silent),
 	RNGD_FIXTURE_TEST(test_abstract_socket),
 	RNGD_FIXTURE_TEST(test_socket_address),

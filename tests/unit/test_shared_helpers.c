@@ -25,6 +25,7 @@
 #include "tests/lib/test_main.h"
 
 #include "rngd/eventfd.h"
+#include "rngd/every.h"
 #include "rngd/loop.h"
 #include "rngd/poll_timeout.h"
 #include "rngd/sink.h"
@@ -214,7 +215,59 @@ static void test_take_fd_keeps_it_open(void **state)
 	(void)close(kept);
 }
 
+/* ---- rngd/every.h --------------------------------------------------------- */
+
+/* Due at its next time exactly, not a millisecond before; then next is
+ * a whole period from when it ran. */
+static void test_every_due_at_the_edge(void **state)
+{
+	struct rngd_every e = { .every_ms = 1000, .next_ms = 5000 };
+	uint64_t next = UINT64_MAX;
+
+	(void)state;
+	assert_false(rngd_every_due(&e, 4999, &next));
+	assert_int_equal(next, 5000);
+	next = UINT64_MAX;
+	assert_true(rngd_every_due(&e, 5000, &next));
+	assert_int_equal(e.next_ms, 6000);
+	assert_int_equal(next, 6000);
+	/* Late: the next one counts from now, no burst to catch up. */
+	assert_true(rngd_every_due(&e, 9500, &next));
+	assert_int_equal(e.next_ms, 10500);
+}
+
+/* The earlier deadline wins; a job without a wake-up leaves it alone. */
+static void test_every_folds_the_earliest_deadline(void **state)
+{
+	struct rngd_every e = { .every_ms = 1000, .next_ms = 5000 };
+	uint64_t next = 4000;
+
+	(void)state;
+	assert_false(rngd_every_due(&e, 3000, &next));
+	assert_int_equal(next, 4000);
+	next = 7000;
+	assert_false(rngd_every_due(&e, 3000, &next));
+	assert_int_equal(next, 5000);
+	assert_true(rngd_every_due(&e, 5000, NULL));
+	assert_int_equal(e.next_ms, 6000);
+}
+
+/* A period of 0 is off: never due, no deadline, whatever the clock. */
+static void test_every_off(void **state)
+{
+	struct rngd_every e = { .every_ms = 0, .next_ms = 0 };
+	uint64_t next = UINT64_MAX;
+
+	(void)state;
+	assert_false(rngd_every_due(&e, 0, &next));
+	assert_false(rngd_every_due(&e, UINT64_MAX - 1, &next));
+	assert_int_equal(next, UINT64_MAX);
+}
+
 RNGD_TEST_MAIN(
+	cmocka_unit_test(test_every_due_at_the_edge),
+	cmocka_unit_test(test_every_folds_the_earliest_deadline),
+	cmocka_unit_test(test_every_off),
 	cmocka_unit_test(test_backoff_doubles_up_to_the_cap),
 	cmocka_unit_test(test_backoff_at_and_past_the_cap),
 	cmocka_unit_test(test_backoff_does_not_wrap),

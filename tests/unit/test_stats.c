@@ -189,10 +189,57 @@ static void test_prometheus_errors_leave_the_old_file(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* The -t line: passing bytes a second over the time since the start. */
+static void test_rate_line(void **state)
+{
+	struct rngd_source_stats st = { .blocks_passed = 8, .blocks_failed = 1 };
+	struct rngd_stats_entry e = { "hwrng", &st, "quarantined" };
+	char line[256];
+
+	(void)state;
+	rngd_stats_format_rate(line, sizeof(line), &e, 4.0);
+	assert_int_equal(FIPS_BLOCK_BYTES, 2500);
+	assert_string_equal(line, "hwrng: 5000 passing bytes/s (8 blocks passed, 1 failed, quarantined)");
+	rngd_stats_format_rate(line, sizeof(line), &e, 0.0);
+	assert_string_equal(line, "hwrng: 0 passing bytes/s (8 blocks passed, 1 failed, quarantined)");
+}
+
+/* systemd's STATUS= says which phase the pool is in and, with an EGD
+ * socket, what its clients took. */
+static void test_status_line_names_the_phase(void **state)
+{
+	struct rngd_sink_stats st = { .bits_credited = 256 };
+	char line[512];
+
+	(void)state;
+	rngd_sink_stats_format_status(line, sizeof(line), "hwrng, tpm (down)", &st);
+	assert_string_equal(line, "sources: hwrng, tpm (down); 256 bits credited");
+	st.egd = true;
+	st.egd_bytes_served = 4096;
+	rngd_sink_stats_format_status(line, sizeof(line), "", &st);
+	assert_string_equal(line, "sources: none; 256 bits credited; 4096 bytes served to EGD clients");
+	st.egd = false;
+	st.pool_phases = true;
+	st.filling = true;
+	rngd_sink_stats_format_status(line, sizeof(line), NULL, &st);
+	assert_string_equal(line, "sources: none; pool filling: 256 bits credited");
+	st.filling = false;
+	st.bytes_after_ready = 12500;
+	st.reseeds = 3;
+	rngd_sink_stats_format_status(line, sizeof(line), "rdrand", &st);
+	assert_string_equal(line, "sources: rdrand; pool ready: 256 bits credited while filling, 12500 bytes mixed "
+				  "since, 3 reseeds");
+	/* Too small a buffer truncates, terminated. */
+	rngd_sink_stats_format_status(line, 12, "rdrand", &st);
+	assert_string_equal(line, "sources: rd");
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_source_line_carries_every_counter),
 	cmocka_unit_test(test_lines_truncate_safely),
 	cmocka_unit_test(test_sink_line_names_the_phase),
+	cmocka_unit_test(test_rate_line),
+	cmocka_unit_test(test_status_line_names_the_phase),
 	cmocka_unit_test(test_prometheus_file_is_complete_and_escaped),
 	cmocka_unit_test(test_prometheus_errors_leave_the_old_file)
 )
