@@ -3,7 +3,7 @@
 # architecture and configure options allow, else only in the tarball
 # (automake distributes the _SOURCES of every condition); the CPU sources'
 # unit tests build them everywhere with fake instructions
-# (tests/unit/sources.mk, tests/unit/sources_cpu.mk). The optional stacks
+# (tests/unit/sources.mk). The optional stacks
 # (libtspi, tss2, p11-kit) are dlopen()ed by their source (sources/dl.h):
 # only their headers are needed here.
 EXTRA_DIST += sources/source.h

@@ -1,5 +1,7 @@
-# tests/unit/sources.mk: cmocka tests of the x86, TPM and sysstat sources (fake CPUID,
-# fake XSTORE/RDRAND/RDSEED, fake libtspi, sample /proc texts).
+# tests/unit/sources.mk: cmocka tests of the sources (fake CPUID, fake
+# XSTORE/RDRAND/RDSEED/RNDR/DARN, fake libtspi, tss2 and p11-kit, sample
+# /proc texts). The CPU sources are built into their tests on every
+# architecture with fake instructions (plus the real one where it exists).
 # What the CPU-instruction sources (rdrand, rndr, darn) share, for their tests.
 SOURCE_CPU_COMMON_FILES = sources/cpu_source.c sources/cpu_source.h sources/cpu_words.c sources/cpu_words.h \
 	sources/common.c
@@ -19,16 +21,23 @@ SOURCE_TPM_TSS_TEST_FILES = tests/unit/test_source_tpm_tss.c $(TESTS_LIB_SOURCE_
 	sources/common.c sources/parse_num.c sources/dl.c sources/dl.h
 SOURCE_TPM2_TEST_FILES = tests/unit/test_source_tpm2.c $(TESTS_LIB_SOURCE_FIXTURE) sources/tpm2.c sources/common.c \
 	sources/dl.c sources/dl.h
+SOURCE_RNDR_TEST_FILES = tests/unit/test_source_rndr.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/rndr.c sources/rndr.h \
+	$(SOURCE_CPU_COMMON_FILES)
+SOURCE_DARN_TEST_FILES = tests/unit/test_source_darn.c $(TESTS_LIB_SOURCE_FIXTURE) $(TESTS_LIB_FAKE_HW) sources/darn.c sources/darn.h \
+	$(SOURCE_CPU_COMMON_FILES)
+SOURCE_PKCS11_TEST_FILES = tests/unit/test_source_pkcs11.c $(TESTS_LIB_SOURCE_FIXTURE) sources/pkcs11.c sources/pkcs11.h sources/common.c sources/parse_num.c \
+	sources/dl.c sources/dl.h
 
 EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
 	$(SOURCE_SYSSTAT_PARSE_TEST_FILES) $(SOURCE_SYSSTAT_TEST_FILES) \
 	$(SOURCE_TPM_TSS_TEST_FILES) $(SOURCE_TPM2_TEST_FILES) $(SHA512_TEST_FILES) \
-	$(SOURCE_DL_TEST_FILES) $(SOURCE_COMMON_TEST_FILES)
+	$(SOURCE_DL_TEST_FILES) $(SOURCE_COMMON_TEST_FILES) \
+	$(SOURCE_RNDR_TEST_FILES) $(SOURCE_DARN_TEST_FILES) $(SOURCE_PKCS11_TEST_FILES)
 
 if HAVE_CMOCKA
 SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock \
 	tests/unit/test_source_sysstat_parse tests/unit/test_sha512 tests/unit/test_source_dl \
-	tests/unit/test_source_common
+	tests/unit/test_source_common tests/unit/test_source_rndr tests/unit/test_source_darn
 
 tests_unit_test_sha512_SOURCES = $(SHA512_TEST_FILES)
 tests_unit_test_source_dl_SOURCES = $(SOURCE_DL_TEST_FILES)
@@ -38,6 +47,8 @@ tests_unit_test_source_rdrand_SOURCES = $(SOURCE_RDRAND_TEST_FILES)
 tests_unit_test_source_rdrand_LDADD = $(CMOCKA_LIBS) -lm
 tests_unit_test_source_padlock_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
 tests_unit_test_source_sysstat_parse_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES)
+tests_unit_test_source_rndr_SOURCES = $(SOURCE_RNDR_TEST_FILES)
+tests_unit_test_source_darn_SOURCES = $(SOURCE_DARN_TEST_FILES)
 
 if RNGD_SYSSTAT
 SOURCE_UNIT_TESTS += tests/unit/test_source_sysstat
@@ -54,6 +65,12 @@ SOURCE_UNIT_TESTS += tests/unit/test_source_tpm2
 tests_unit_test_source_tpm2_SOURCES = $(SOURCE_TPM2_TEST_FILES)
 # Its headers only: the source dlopen()s tss2, the test fakes it.
 tests_unit_test_source_tpm2_CPPFLAGS = $(AM_CPPFLAGS) $(TSS2_CFLAGS)
+endif
+if HAVE_P11KIT
+SOURCE_UNIT_TESTS += tests/unit/test_source_pkcs11
+tests_unit_test_source_pkcs11_SOURCES = $(SOURCE_PKCS11_TEST_FILES)
+# Its headers only: the source dlopen()s p11-kit, the test fakes it.
+tests_unit_test_source_pkcs11_CPPFLAGS = $(AM_CPPFLAGS) $(P11KIT_CFLAGS)
 endif
 
 check_PROGRAMS += $(SOURCE_UNIT_TESTS)
