@@ -10,11 +10,12 @@
  *                    (the rules: rngd/policy.c).
  *   Sink             rngd/block_flow.c: asked demand() first (here), then
  *                    written in -s sized parts.
- *   Periodic jobs    rngd/loop_jobs.c: stats file, -t rates, the hwrng
- *                    device watch's tick, systemd readiness, status and
- *                    watchdog, the summary.
+ *   Periodic jobs    rngd/loop_jobs.c: stats file, -t rates, the hook's
+ *                    run, systemd readiness, status and watchdog, the
+ *                    summary (their text: rngd/stats.c).
  *   Waiting          here: poll() on a signalfd, an eventfd the readers
- *                    poke, the device watch's socket and, while the sink
+ *                    poke, the hook's fd (the hwrng device watch's uevent
+ *                    socket, rngd/hwrng_watch.c) and, while the sink
  *                    wants nothing, the sink's wait fd (a stalled pipe:
  *                    POLLOUT), with a timeout from the sink, the re-test
  *                    deadlines, the zero-credit hold-back and the jobs;

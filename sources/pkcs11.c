@@ -41,6 +41,7 @@
 #include "sources/dl.h"
 #include "sources/pkcs11.h"
 #include "sources/parse_num.h"
+#include "sources/read_full.h"
 #include "sources/source.h"
 
 #define P11KIT_SONAME "libp11-kit.so.0"
@@ -112,11 +113,10 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 			 path, (unsigned)(st.st_mode & 07777));
 		return -EPERM;
 	}
-	n = read(fd, pin, pin_len - 1);
-	err = n < 0 ? -errno : 0;
-	if (err < 0) {
-		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
-		return err;
+	n = rng_read_full(fd, pin, pin_len - 1);
+	if (n < 0) {
+		snprintf(why, why_len, "pin-file %s: %s", path, strerror((int)-n));
+		return (int)n;
 	}
 	pin[n] = '\0';
 	pin[strcspn(pin, "\r\n")] = '\0';
