@@ -35,7 +35,7 @@ struct device_watch {
 int device_watch_socket(void);
 
 /* Start @w on @fd: a socket from device_watch_socket() (or a test's
- * datagram socket), -1 or -errno for none. Counters start at 0. */
+ * datagram socket), or a negative value for none. Counters start at 0. */
 void device_watch_adopt(struct device_watch *w, int fd);
 
 /*

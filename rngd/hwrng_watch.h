@@ -31,8 +31,8 @@ struct rngd_slot;
  * registered just after the event that announced it. */
 #define HWRNG_FOLLOWUP_MS 1000u
 
-/* Opaque: the loop drives it through hwrng_watch_hook, main.c only
- * creates and frees it. */
+/* Opaque: the loop drives it through hwrng_watch_hook; daemon_hwrng.c
+ * creates it, main.c frees it. */
 struct hwrng_watch;
 
 /*

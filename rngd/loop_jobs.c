@@ -5,9 +5,10 @@
  * systemd's status line, the readiness time-out, the watchdog, the loop
  * hook's run (the hwrng device watch), and the summary at exit. None has a
  * timer of its own: rngd_loop_jobs_run() runs what is due whenever the
- * loop wakes (rngd/every.h) and returns the next deadline the loop's
- * poll() must honour. The text is the stats module's (rngd/stats.c), the
- * watchdog's period notify.c's.
+ * loop wakes (the periodic ones through rngd/every.h) and returns the
+ * next deadline the loop's poll() must honour. The rate, status and
+ * stats-file text is the stats module's (rngd/stats.c), the watchdog's
+ * period notify.c's.
  */
 #include <config.h>
 
@@ -160,7 +161,8 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint6
 			next = at;
 		}
 	}
-	/* From the configuration each pass: a reload may change them. */
+	/* From the configuration each pass: a reload may turn the stats file
+	 * on or off (-t stays as started). */
 	j->stats_file.every_ms = l->cfg.stats_file ? l->cfg.stats_interval_s * 1000ull : 0;
 	j->rates.every_ms = l->cfg.test_mode ? TEST_RATE_EVERY_MS : 0;
 	if (rngd_every_due(&j->stats_file, now, &next))

@@ -20,7 +20,8 @@ sources_libsources_a_SOURCES = \
 	sources/hwrng.h sources/hwrng.c \
 	sources/file.c sources/file_offset.c sources/file_offset.h
 SOURCES_LIBS =
-# Header-only: the whole-file reads of sources/sysstat.c and rngd/config.c.
+# Header-only: the whole-file reads of sources/sysstat.c, sources/pkcs11.c's
+# PIN file and rngd/config.c.
 sources_libsources_a_SOURCES += sources/read_full.h
 
 sources_libsources_a_SOURCES += \

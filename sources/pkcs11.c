@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,8 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 {
 	struct stat st;
 	ssize_t n;
+	size_t eol;
+	bool too_long;
 	int fd RNG_CLOSE_ON_RETURN = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	int err;
 
@@ -119,11 +122,14 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 		return (int)n;
 	}
 	pin[n] = '\0';
-	pin[strcspn(pin, "\r\n")] = '\0';
-	if (!pin[0] || (size_t)n == pin_len - 1) {
+	eol = strcspn(pin, "\r\n");
+	/* Only the first line counts: what follows its end may be any length,
+	 * but a first line that fills the buffer may go on beyond it. */
+	too_long = eol == (size_t)n && (size_t)n == pin_len - 1;
+	pin[eol] = '\0';
+	if (!pin[0] || too_long) {
 		explicit_bzero(pin, pin_len);
-		snprintf(why, why_len, "pin-file %s: %s", path, (size_t)n == pin_len - 1 ?
-			 "PIN too long" : "no PIN on its first line");
+		snprintf(why, why_len, "pin-file %s: %s", path, too_long ? "PIN too long" : "no PIN on its first line");
 		return -EINVAL;
 	}
 	return 0;

@@ -18,9 +18,11 @@
 const char *pkcs11_rv_name(unsigned long rv, char *buf, size_t len);
 
 /*
- * The first line of @path into @pin (without its line end). -EPERM if the
- * file is readable by others (a PIN must not be), -EINVAL if it is empty
- * or too long, -errno if it cannot be read; the reason in @why.
+ * The first line of @path into @pin (without its line end; what follows
+ * it is not read past @pin_len - 1 bytes and not looked at). -EPERM if the
+ * file is readable by others (a PIN must not be), -EINVAL if the first
+ * line is empty or longer than @pin_len - 2 characters, -errno if it
+ * cannot be read; the reason in @why.
  */
 int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why, size_t why_len);
 

@@ -77,7 +77,8 @@ check_PROGRAMS += $(SOURCE_UNIT_TESTS)
 TESTS += $(SOURCE_UNIT_TESTS)
 endif
 
-# sources/read_full.h, the whole-file read of sources/sysstat.c and rngd/config.c.
+# sources/read_full.h, the whole-file read of sources/sysstat.c, the PKCS#11
+# PIN file and rngd/config.c.
 EXTRA_DIST += tests/unit/test_read_full.c
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_read_full

@@ -82,6 +82,41 @@ static void test_pin_file(void **state)
 	assert_non_null(strstr(why, "/nonexistent/pin"));
 }
 
+/* The longest PIN is PKCS11_PIN_MAX - 2 characters, with or without its
+ * line end; only the first line's length counts. */
+static void test_pin_file_length_edges(void **state)
+{
+	char pin[PKCS11_PIN_MAX], why[RNG_SOURCE_WHY_MAX];
+	char text[2 * PKCS11_PIN_MAX + 8];
+	const size_t longest = PKCS11_PIN_MAX - 2;
+	char *path;
+
+	(void)state;
+	for (int with_newline = 0; with_newline <= 1; with_newline++) {
+		memset(text, '7', longest);
+		strcpy(text + longest, with_newline ? "\n" : "");
+		path = write_pin(text, 0600);
+		assert_int_equal(pkcs11_read_pin_file(path, pin, sizeof(pin), why, sizeof(why)), 0);
+		assert_int_equal(strlen(pin), longest);
+		(void)unlink(path);
+
+		memset(text, '7', longest + 1);
+		strcpy(text + longest + 1, with_newline ? "\n" : "");
+		path = write_pin(text, 0600);
+		assert_int_equal(pkcs11_read_pin_file(path, pin, sizeof(pin), why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "PIN too long"));
+		(void)unlink(path);
+	}
+	/* A short PIN, then a second line longer than the buffer. */
+	strcpy(text, "4321\n");
+	memset(text + 5, 'x', PKCS11_PIN_MAX + 10);
+	text[5 + PKCS11_PIN_MAX + 10] = '\0';
+	path = write_pin(text, 0600);
+	assert_int_equal(pkcs11_read_pin_file(path, pin, sizeof(pin), why, sizeof(why)), 0);
+	assert_string_equal(pin, "4321");
+	(void)unlink(path);
+}
+
 static void test_rejects_bad_options_and_stays_off_without_module(void **state)
 {
 	struct rng_source *src = fixture_source_new(&rng_source_pkcs11_ops);
@@ -109,5 +144,6 @@ static void test_rejects_bad_options_and_stays_off_without_module(void **state)
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_rv_names),
 	cmocka_unit_test(test_pin_file),
+	cmocka_unit_test(test_pin_file_length_edges),
 	cmocka_unit_test(test_rejects_bad_options_and_stays_off_without_module)
 )
