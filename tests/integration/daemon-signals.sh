@@ -2,7 +2,8 @@
 # Signals: SIGUSR1 logs per-source stats within 1 s, both while the loop
 # is busy gating a fast stream and while the only source blocks (a FIFO
 # with no writer); SIGHUP re-reads the config and re-opens sources;
-# SIGINT and SIGTERM exit 0 with a summary. --stats-file is Prometheus text.
+# SIGINT and SIGTERM exit 0 with a summary. --stats-file is Prometheus text,
+# and a reload turns it on and off (a failed reload keeps it).
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 
@@ -60,4 +61,38 @@ stop_rngd TERM
 t1=$(now_ms)
 [ "$RC" = 0 ] || fail "rngd exited $RC after SIGTERM"
 [ $(( t1 - t0 )) -lt 2000 ] || fail "SIGTERM took $(( t1 - t0 )) ms with a blocked source"
-echo "ok: SIGUSR1 stats in $busy ms (busy) and $idle ms (blocked source); SIGTERM exit in $(( t1 - t0 )) ms"
+# A reload turns the stats file on and off; a failed one keeps it going.
+# Each write renames a new file into place, so a changed inode is a write.
+inode() { stat -c %i "$T/metrics2" 2>/dev/null || echo none; }
+rewritten_within() { # SECONDS: has the stats file been written again?
+	local was now end=$(( $(now_ms) + $1 * 1000 ))
+	was=$(inode)
+	while [ "$(now_ms)" -lt "$end" ]; do
+		now=$(inode)
+		[ "$now" != none ] && [ "$now" != "$was" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+head -c 500000 /dev/urandom > "$T/src2"
+: > "$T/conf"
+start_rngd -c "$T/conf" -x all -r "$T/src2" -o "$T/sink2"
+wait_log "opened $T/src2"
+printf 'stats-file = %s\nstats-interval = 1\n' "$T/metrics2" > "$T/conf"
+kill -HUP "$RNGD_PID"
+wait_log "configuration reloaded" 5
+rewritten_within 3 || fail "a reload that adds stats-file wrote no stats file"
+printf 'stats-file = %s\nstats-interval = soon\n' "$T/metrics2" > "$T/conf"
+kill -HUP "$RNGD_PID"
+wait_log "configuration not reloaded; keeping the old one" 5
+rewritten_within 3 || fail "a failed reload stopped the stats file"
+: > "$T/conf"
+kill -HUP "$RNGD_PID"
+for _ in $(seq 50); do [ "$(grep -c "configuration reloaded" "$T/log")" -ge 2 ] && break; sleep 0.1; done
+[ "$(grep -c "configuration reloaded" "$T/log")" -ge 2 ] || fail "the reload that drops stats-file did not happen"
+sleep 1.2 # a write already under way when the reload came may still land
+! rewritten_within 3 || fail "the stats file is still written after a reload dropped stats-file"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC after the stats-file reloads"
+
+echo "ok: SIGUSR1 stats in $busy ms (busy) and $idle ms (blocked source); SIGTERM exit in $(( t1 - t0 )) ms; reloads turn the stats file on and off"
