@@ -218,10 +218,10 @@ static void count_words(const uint64_t x[2][PADDED_WORDS],
 
 		ones += (uint64_t)__builtin_popcountll(w);
 #define POKER_ROW(h, n) \
-		poker[4 * (n) + 0] += (uint64_t)__builtin_popcountll(h & l0); \
-		poker[4 * (n) + 1] += (uint64_t)__builtin_popcountll(h & l1); \
-		poker[4 * (n) + 2] += (uint64_t)__builtin_popcountll(h & l2); \
-		poker[4 * (n) + 3] += (uint64_t)__builtin_popcountll(h & l3)
+		poker[4 * (n) + 0] += (uint64_t)__builtin_popcountll((h) & l0); \
+		poker[4 * (n) + 1] += (uint64_t)__builtin_popcountll((h) & l1); \
+		poker[4 * (n) + 2] += (uint64_t)__builtin_popcountll((h) & l2); \
+		poker[4 * (n) + 3] += (uint64_t)__builtin_popcountll((h) & l3)
 		POKER_ROW(h0, 0);
 		POKER_ROW(h1, 1);
 		POKER_ROW(h2, 2);
