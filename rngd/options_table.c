@@ -15,7 +15,7 @@ _Static_assert(RNGD_DEFAULT_RANDOM_STEP == FIPS_BLOCK_BYTES, "the default write 
 const struct opt_def rngd_opt_defs[] = {
 	{ "foreground", 'f', NULL, WHERE_BOTH, "stay in the foreground, log to stderr" },
 	{ "background", 'b', NULL, WHERE_BOTH, "become a daemon (the default)" },
-	{ "rng-device", 'r', "PATH", WHERE_BOTH, "add a file source: regular file (read once), FIFO or device" },
+	{ "rng-device", 'r', "PATH", WHERE_BOTH, "a character device: the hwrng source's device; a regular file (read once) or FIFO: a file source" },
 	{ "random-device", 'o', "PATH", WHERE_BOTH,
 	  "sink: character device => kernel (default " RNGD_DEFAULT_RANDOM_DEVICE "), else a file; - is stdout" },
 	{ "exclude", 'x', "NAME", WHERE_BOTH, "disable a source (a source name, an instance name, or all)" },
@@ -40,9 +40,11 @@ const struct opt_def rngd_opt_defs[] = {
 	{ "ignorefail", 'i', NULL, WHERE_BOTH, "rng-tools: --on-fail=mix (failed blocks are never credited)" },
 	{ "use-slow-sources", 'u', NULL, WHERE_BOTH, "rng-tools: accepted; every source has its own thread" },
 	{ "compat", OPT_COMPAT, "NAME", WHERE_CLI,
-	  "read the command line as rng-tools (default), debian (rng-tools-debian 2.3) or rng-tools5" },
+	  "read the command line as rng-tools (default; alias rng-tools6), debian (rng-tools-debian 2.3; "
+	  "alias rng-tools-debian) or rng-tools5" },
 	{ "defaults-file", OPT_DEFAULTS_FILE, "PATH", WHERE_CLI,
-	  "take HRNGDEVICE, RNGDOPTIONS, HRNGSELECT from /etc/default/rng-tools-debian (not executed)" },
+	  "take HRNGDEVICE, RNGDOPTIONS, HRNGSELECT from /etc/default/rng-tools-debian (not executed); "
+	  "the rest of the command line is then read as rng-tools-debian's unless --compat says otherwise" },
 	{ "on-fail", OPT_ON_FAIL, "drop|mix", WHERE_BOTH,
 	  "failed blocks: discard (default), or mix into the sink with 0 credit" },
 	{ "stats-file", OPT_STATS_FILE, "PATH", WHERE_BOTH, "write counters in Prometheus text format" },
@@ -69,8 +71,8 @@ const struct opt_def rngd_opt_defs[] = {
 	{ "egd-socket-mode", OPT_EGD_SOCKET_MODE, "OCTAL", WHERE_BOTH, "the socket's permissions (default " RNGD_STR(RNGD_DEFAULT_EGD_SOCKET_MODE) ")" },
 	{ "egd-socket-group", OPT_EGD_SOCKET_GROUP, "GROUP", WHERE_BOTH,
 	  "the socket's group (default " RNGD_DEFAULT_EGD_SOCKET_GROUP ", if it exists)" },
-	{ "egd-rate", OPT_EGD_RATE, "BYTES/S", WHERE_BOTH, "bytes per second per EGD client (default " RNGD_STR(RNGD_DEFAULT_EGD_RATE) ", 0: unlimited)" },
-	{ "egd-burst", OPT_EGD_BURST, "BYTES", WHERE_BOTH, "bytes an idle EGD client may take at once (default " RNGD_STR(RNGD_DEFAULT_EGD_BURST) ")" },
+	{ "egd-rate", OPT_EGD_RATE, "BYTES/S", WHERE_BOTH, "bytes per second all EGD clients of one uid may take together (default " RNGD_STR(RNGD_DEFAULT_EGD_RATE) ", 0: unlimited)" },
+	{ "egd-burst", OPT_EGD_BURST, "BYTES", WHERE_BOTH, "bytes an idle uid's EGD clients may take at once (default " RNGD_STR(RNGD_DEFAULT_EGD_BURST) ")" },
 	{ "egd-clients", OPT_EGD_CLIENTS, "N", WHERE_BOTH, "EGD clients connected at once (default " RNGD_STR(RNGD_DEFAULT_EGD_CLIENTS) ")" },
 	{ "egd-prime", OPT_EGD_PRIME, "BYTES", WHERE_BOTH,
 	  "push this much to each new EGD client unasked: QEMU rng-egd across rngd restarts (default "

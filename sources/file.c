@@ -232,7 +232,7 @@ static void file_release(struct rng_source *src)
 
 const struct rng_source_ops rng_source_file_ops = {
 	.name = "file",
-	.summary = "a regular file (read once), FIFO or character device (-r PATH)",
+	.summary = "a regular file (read once) or FIFO (-r PATH), or a character device (-O file:path:PATH; -r DEV is hwrng's)",
 	.keys = "path=(none): the file, FIFO or device read",
 	.default_entropy_per_bit = 0.0,
 	.default_priority = 0,
