@@ -24,3 +24,21 @@ sbin_PROGRAMS += rngd/rngd
 RNGD_DAEMON_SOURCES = rngd/daemon.h rngd/daemon_hwrng.c rngd/daemon_egd.c rngd/daemon_checks.c
 rngd_rngd_SOURCES = rngd/main.c $(RNGD_DAEMON_SOURCES) $(RNGD_CORE_SOURCES) $(RNGD_KSINK_SOURCES)
 rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS)
+
+# rng-tools-debian's and rng-tools5's program names: started as rngd-debian
+# or rngd5, rngd reads its command line as that peer's (rngd/compat_load.c).
+# Relative links beside rngd; their names are matched as they are, so
+# --program-transform-name changes only the name they point at.
+# (configure.ac has no AC_PROG_LN_S: ln -s, as on every Linux system.)
+RNGD_COMPAT_LINKS = rngd-debian rngd5
+.PHONY: install-exec-hook-rngd-links uninstall-hook-rngd-links
+install-exec-hook: install-exec-hook-rngd-links
+install-exec-hook-rngd-links:
+	@target=`echo rngd | sed '$(transform)'`; \
+	for l in $(RNGD_COMPAT_LINKS); do \
+		echo " ln -s $$target '$(DESTDIR)$(sbindir)/$$l'"; \
+		rm -f "$(DESTDIR)$(sbindir)/$$l" && ln -s "$$target" "$(DESTDIR)$(sbindir)/$$l" || exit 1; \
+	done
+uninstall-hook: uninstall-hook-rngd-links
+uninstall-hook-rngd-links:
+	for l in $(RNGD_COMPAT_LINKS); do rm -f "$(DESTDIR)$(sbindir)/$$l"; done
