@@ -294,8 +294,13 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 						     "no periodic statistics; rngd logs them on SIGUSR1 and at exit "
 						     "as the peer does");
 	case ACT_NO_SOURCE:
-		if (strcmp(value, "1") == 0)
-			return push2(t->out, "--exclude", p->native);
+		if (strcmp(value, "1") == 0) {
+			r = push2(t->out, "--exclude", p->native);
+			/* rng-tools5 knew one TPM; its user meant none at all. */
+			if (r == 0 && strcmp(p->native, "tpm") == 0 && rng_source_find("tpm2"))
+				r = push2(t->out, "--exclude", "tpm2");
+			return r;
+		}
 		if (strcmp(value, "0") == 0)
 			return 0;
 		return rngd_fail(err, "%s needs 1 or 0, not '%s'", opt, value);

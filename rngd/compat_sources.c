@@ -99,8 +99,12 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 			struct rngd_source_arg **out, size_t *n)
 {
 	struct stat st;
+	bool found = stat(path, &st) == 0;
 
-	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+	/* A node under /dev that is not there yet is a device still to come
+	 * (a module loading, hot-plug): resolved as it will be once there, so
+	 * a start or reload while it is missing means the same sources. */
+	if ((found && S_ISCHR(st.st_mode)) || (!found && errno == ENOENT && strncmp(path, "/dev/", 5) == 0)) {
 		int r;
 
 		/* rng-tools' meaning: -r names the hwrng source's device, read
@@ -112,8 +116,8 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 		if (r == 0)
 			r = add_arg(out, n, RNGD_SRC_INCLUDE, "hwrng");
 		if (r == 0)
-			r = rngd_options_note(o, LOG_INFO, "-r %s: a character device, read by the hwrng source and credited as hwrng",
-				 path);
+			r = rngd_options_note(o, LOG_INFO, "-r %s: %s, read by the hwrng source and credited as hwrng", path,
+					      found ? "a character device" : "not there yet, taken for a device");
 		return r;
 	}
 	res->files++;

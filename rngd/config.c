@@ -148,6 +148,7 @@ int rngd_config_load(struct rngd_options *o, const char *path, bool must_exist,
 	r = open_config(path, must_exist, &fd, err);
 	if (r != 0)
 		return r < 0 ? r : 0;
+	o->config_read = true;
 	/* One byte more than allowed tells a file that grew past the bound. */
 	text = malloc(CONFIG_SIZE_MAX + 1);
 	if (!text) {

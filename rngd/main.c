@@ -41,6 +41,7 @@
 #include "rngd/secret_mem.h"
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
+#include "rngd/reload_check.h"
 #include "rngd/source_set.h"
 #include "rngd/startup_watch.h"
 #include "sources/close_fd.h"
@@ -129,10 +130,13 @@ static int reload(struct rngd *d)
 	if (r > 0)
 		r = rngd_fail(err, "the command line prints and exits; nothing to reload");
 	if (r == 0)
+		r = rngd_reload_check(&d->opts, &fresh, err);
+	if (r == 0)
 		r = rngd_source_set_reapply(&fresh, d->slots, d->n_slots, err);
 	if (r < 0) {
+		/* One line with the cause: it is what quiet = yes still shows. */
 		one_line(err);
-		rngd_log(&d->log, LOG_ERR, "rngd", "%s", err);
+		rngd_log(&d->log, LOG_ERR, "rngd", "configuration not reloaded (%s); keeping the old one", err);
 		rngd_options_free(&fresh);
 		return r;
 	}
@@ -326,8 +330,8 @@ static int run(struct rngd *d)
 	while ((r = rngd_loop_run(d->loop)) < 0) {
 		if (-r & RNGD_LOOP_WANTS_STATS)
 			rngd_daemon_log_egd_stats(d, "stats");
-		if ((-r & RNGD_LOOP_WANTS_RELOAD) && reload(d) < 0)
-			rngd_log(&d->log, LOG_WARNING, "rngd", "configuration not reloaded; keeping the old one");
+		if (-r & RNGD_LOOP_WANTS_RELOAD)
+			(void)reload(d);
 	}
 	rngd_daemon_log_egd_stats(d, "summary");
 	notify_stopping();

@@ -283,8 +283,12 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		r = add_source_arg(o, (enum rngd_source_arg_kind)d->id, value);
 		break;
 	case 'O':
-		/* rng-tools: -O SRC alone lists SRC's keys. */
+		/* rng-tools: -O SRC alone lists SRC's keys; a config line that
+		 * did so would make the daemon print and exit 0. */
 		if (!strchr(value, ':') && source_name_well_formed(value)) {
+			if (from_config)
+				return rngd_fail(err, "'%s' needs SOURCE:KEY:VALUE, not '%s' (rngd -O %s lists its keys)",
+						 name, value, value);
 			r = set_string(&o->option_help, value);
 			break;
 		}

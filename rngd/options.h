@@ -58,6 +58,7 @@ struct rngd_options {
 	bool debug;
 	bool take_credit;
 	char *config_path;          /* NULL: RNGD_DEFAULT_CONFIG, missing is fine */
+	bool config_read;           /* a config file was read: not missing, not /dev/null */
 	char *random_device;        /* sink: character device => kernel, else file, "-" stdout */
 	char *pidfile;              /* NULL: RNGD_DEFAULT_PIDFILE in the background only */
 	char *user;                 /* -D user[:group], NULL: stay */

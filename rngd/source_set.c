@@ -45,6 +45,22 @@ static void split_option(const char *text, char *src, size_t srclen, char *key, 
 	*value = c2 + 1;
 }
 
+static bool is_daemon_key(const char *key)
+{
+	return strcmp(key, "entropy_per_bit") == 0 || strcmp(key, "entropy") == 0 || strcmp(key, "priority") == 0;
+}
+
+bool rngd_source_arg_reapplied(const struct rngd_source_arg *a)
+{
+	char src[64], key[64];
+	const char *value;
+
+	if (a->kind != RNGD_SRC_OPTION)
+		return false;
+	split_option(a->text, src, sizeof(src), key, sizeof(key), &value);
+	return is_daemon_key(key);
+}
+
 /* Keys every source has, kept by the daemon; true if @key was one. */
 static int daemon_key(struct slot_view *s, const char *key, const char *value, bool *handled,
 		      char err[RNGD_ERR_MAX])

@@ -6,6 +6,7 @@
 #ifndef RNGD_SOURCE_SET_H
 #define RNGD_SOURCE_SET_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "rngd/loop.h"
@@ -23,6 +24,10 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
  */
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX]);
+
+/* True for the -O args a reload applies (a daemon-level key); every
+ * other source arg takes effect at the next start. */
+bool rngd_source_arg_reapplied(const struct rngd_source_arg *a);
 
 /* rngd -l: every compiled-in source, usable here or why not. */
 void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n);

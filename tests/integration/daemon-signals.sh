@@ -84,7 +84,7 @@ wait_log "configuration reloaded" 5
 rewritten_within 3 || fail "a reload that adds stats-file wrote no stats file"
 printf 'stats-file = %s\nstats-interval = soon\n' "$T/metrics2" > "$T/conf"
 kill -HUP "$RNGD_PID"
-wait_log "configuration not reloaded; keeping the old one" 5
+wait_log "configuration not reloaded [(]" 5
 rewritten_within 3 || fail "a failed reload stopped the stats file"
 : > "$T/conf"
 kill -HUP "$RNGD_PID"

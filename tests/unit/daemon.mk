@@ -11,6 +11,9 @@ DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FI
 	$(CMOCKA_LIBS) -lm
 DAEMON_SOURCE_SET_TEST_FILES = tests/unit/test_daemon_source_set.c $(TESTS_LIB_ARGV) \
 	rngd/source_set.c rngd/source_set.h rngd/slot.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/credit.c
+# What a SIGHUP may change: the option and config parsers give it both sides.
+RELOAD_CHECK_TEST_FILES = tests/unit/test_reload_check.c $(TESTS_LIB_ARGV) rngd/reload_check.c rngd/reload_check.h \
+	rngd/source_set.c rngd/slot.c rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/credit.c
 DAEMON_SOURCE_SET_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) $(CMOCKA_LIBS) -lm
 
 # Inline helpers several daemon and source files share (rngd's and the
@@ -22,8 +25,10 @@ HWRNG_WATCH_TEST_FILES = tests/unit/test_hwrng_watch.c rngd/hwrng_watch.c rngd/h
 	rngd/device_watch.c rngd/device_watch.h rngd/log.c rngd/log.h
 
 if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch
-TESTS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch
+check_PROGRAMS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch tests/unit/test_reload_check
+TESTS += tests/unit/test_shared_helpers tests/unit/test_hwrng_watch tests/unit/test_reload_check
+tests_unit_test_reload_check_SOURCES = $(RELOAD_CHECK_TEST_FILES)
+tests_unit_test_reload_check_LDADD = $(DAEMON_SOURCE_SET_LIBS)
 tests_unit_test_shared_helpers_SOURCES = $(SHARED_HELPERS_TEST_FILES)
 tests_unit_test_hwrng_watch_SOURCES = $(HWRNG_WATCH_TEST_FILES)
 check_PROGRAMS += tests/unit/test_daemon_options tests/unit/test_daemon_credit \

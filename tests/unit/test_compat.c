@@ -111,6 +111,17 @@ static void indexes_keys_and_devices(void **state)
 	assert_int_equal(r.o.n_source_args, 4);
 	assert_string_equal(r.o.source_args[2].text, "hwrng:device:/dev/zero");
 	rngd_options_free(&r.o);
+	/* A node under /dev not there yet is a device to come (the same
+	 * sources at a start or reload before and after it appears); a
+	 * missing path elsewhere is a file source. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/rngd-test-not-there", "-r",
+			      "/nonexistent/rngd-fifo", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/rngd-test-not-there"));
+	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "hwrng"));
+	assert_true(has_arg(&r.o, RNGD_SRC_FILE, "/nonexistent/rngd-fifo"));
+	assert_false(has_arg(&r.o, RNGD_SRC_FILE, "/dev/rngd-test-not-there"));
+	assert_true(has_note(&r.o, LOG_INFO, "-r /dev/rngd-test-not-there: not there yet, taken for a device"));
+	rngd_options_free(&r.o);
 }
 
 /*
@@ -221,7 +232,13 @@ static void rng_tools5_personality(void **state)
 	(void)state;
 	assert_int_equal(load(&r, "rngd5", "--config=/dev/null", "-d", "1", "-n", "0", "-v", NULL), 0);
 	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "rdrand"));
+	assert_false(has_arg(&r.o, RNGD_SRC_EXCLUDE, "tpm"));
 	assert_true(r.o.list);
+	rngd_options_free(&r.o);
+	/* "No TPM" leaves out both TPM sources (tpm2 where it is built). */
+	assert_int_equal(load(&r, "rngd5", "--config=/dev/null", "-n", "1", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "tpm"));
+	assert_int_equal(has_arg(&r.o, RNGD_SRC_EXCLUDE, "tpm2"), rng_source_find("tpm2") != NULL);
 	rngd_options_free(&r.o);
 	assert_int_equal(load(&r, "rngd5", "-d", "2", NULL), -EINVAL);
 	rngd_options_free(&r.o);
