@@ -16,6 +16,7 @@
 #include <syslog.h>
 
 #include "rngd/compat.h"
+#include "rngd/options_table.h"
 
 static const char *base_name(const char *path)
 {
@@ -37,19 +38,37 @@ static int personality_by_name(const char *name, enum rngd_personality *p)
 	return 0;
 }
 
+/* @given (@len bytes) is --NAME or a prefix of it that names no other
+ * option of rngd's, as rngd's own parser takes long options. */
+static bool names_option(const char *given, size_t len, const char *name)
+{
+	size_t hits = 0;
+
+	if (len == 0 || strncmp(given, name, len) != 0)
+		return false;
+	if (name[len] == '\0')
+		return true;
+	for (size_t k = 0; k < rngd_n_opt_defs; k++)
+		hits += strncmp(rngd_opt_defs[k].name, given, len) == 0;
+	return hits == 1;
+}
+
 /* "--NAME=VALUE" or "--NAME VALUE" at argv[*i]: the value, *i advanced. */
 static const char *long_value(int argc, char *const argv[], int *i, const char *name, bool *missing)
 {
-	size_t len = strlen(name);
 	const char *w = argv[*i];
+	const char *eq;
+	size_t len;
 
 	*missing = false;
-	if (strncmp(w, "--", 2) != 0 || strncmp(w + 2, name, len) != 0)
+	if (strncmp(w, "--", 2) != 0)
 		return NULL;
-	if (w[2 + len] == '=')
-		return w + 3 + len;
-	if (w[2 + len] != '\0')
+	eq = strchr(w + 2, '=');
+	len = eq ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+	if (!names_option(w + 2, len, name))
 		return NULL;
+	if (eq)
+		return eq + 1;
 	if (*i + 1 >= argc) {
 		*missing = true;
 		return NULL;

@@ -177,6 +177,16 @@ static void debian_personality(void **state)
 	rngd_options_free(&r.o);
 	assert_int_equal(load(&r, "rngd", "--compat=nope", NULL), -EINVAL);
 	rngd_options_free(&r.o);
+	/* Shortened as every long option may be: read, not passed over. */
+	assert_int_equal(load(&r, "rngd", "--comp=debian", "-x", "hwrng", NULL), -EINVAL);
+	assert_string_equal(r.err, "unknown option '-x' (rng-tools-debian)");
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "--comp", "nope", NULL), -EINVAL);
+	assert_string_equal(r.err, "--compat needs rng-tools, debian or rng-tools5, not 'nope'");
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "--defaults=/nonexistent/rng-tools-debian", NULL), -ENOENT);
+	assert_string_equal(r.err, "--defaults-file /nonexistent/rng-tools-debian: No such file or directory");
+	rngd_options_free(&r.o);
 	/* Without the personality, -H is nobody's rng-tools 6 option. */
 	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-H", "1.0", NULL), -EINVAL);
 	rngd_options_free(&r.o);
