@@ -86,5 +86,7 @@ void rngd_daemon_log_egd_stats(struct rngd *d, const char *why);
 int rngd_daemon_lock_pidfile(struct rngd *d);
 int rngd_check_file_sources(const struct rngd_options *o);
 int rngd_check_user(const char *user_group);
+/* In the background every path is absolute (exit 2 with the path if not). */
+int rngd_check_background_paths(const struct rngd_options *o);
 
 #endif

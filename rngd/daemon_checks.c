@@ -70,6 +70,52 @@ int rngd_check_file_sources(const struct rngd_options *o)
 	return 0;
 }
 
+/* @path, given as @option @given: see refuse_relative(). */
+static int refuse_relative_in(const char *option, const char *given, const char *path)
+{
+	if (!path || path[0] == '/')
+		return 0;
+	fprintf(stderr, "rngd: %s %s: a relative path, but rngd in the background works from / "
+		"(give an absolute path, or run with -f)\n", option, given);
+	return RNGD_EXIT_USAGE;
+}
+
+/* A path the daemon opens after daemon(3) has moved it to /, or opens
+ * again at a SIGHUP: relative, it would name another file or none.
+ * (--hwrng-sysfs, --state-dir and --egd-socket are absolute everywhere.) */
+static int refuse_relative(const char *option, const char *path)
+{
+	return refuse_relative_in(option, path, path);
+}
+
+int rngd_check_background_paths(const struct rngd_options *o)
+{
+	const char *sink = o->random_device;
+	int r = 0;
+
+	if (o->foreground || o->test_mode)
+		return 0;
+	if (sink && (strcmp(sink, "-") == 0 || strcmp(sink, "none") == 0))
+		sink = NULL;
+	r = refuse_relative("-c", o->config_path);
+	if (r == 0)
+		r = refuse_relative("-o", sink);
+	if (r == 0)
+		r = refuse_relative("-p", o->pidfile);
+	if (r == 0)
+		r = refuse_relative("--stats-file", o->stats_file);
+	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
+		const struct rngd_source_arg *a = &o->source_args[i];
+		const char *value = a->kind == RNGD_SRC_OPTION ? strrchr(a->text, ':') : NULL;
+
+		if (a->kind == RNGD_SRC_FILE)
+			r = refuse_relative("-r", a->text);
+		else if (value && strstr(a->text, ":path:") == value - 5)
+			r = refuse_relative_in("-O", a->text, value + 1);
+	}
+	return r;
+}
+
 /* -D names a user (and group) that exist: a bad -D is a usage error,
  * found before anything is opened. Exit code, 0 if fine. */
 int rngd_check_user(const char *user_group)

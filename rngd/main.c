@@ -261,6 +261,8 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_OK;
 	}
 	r = rngd_check_file_sources(&d->opts);
+	if (r == 0)
+		r = rngd_check_background_paths(&d->opts);
 	if (r != 0)
 		return r;
 	if (d->opts.user) {

@@ -88,4 +88,23 @@ kill -TERM "$bgpid"
 for _ in $(seq 100); do kill -0 "$bgpid" 2>/dev/null || break; sleep 0.05; done
 ! kill -0 "$bgpid" 2>/dev/null || fail "the daemon ignored SIGTERM"
 
-echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3); -b daemonises"
+# In the background daemon(3) moves rngd to /: a relative path would name
+# another file after the fork and at every SIGHUP. Refused before anything
+# opens or forks; with -f the same relative config is read.
+cd "$T" || fail "cd $T"
+: > rel.conf
+for args in "-c rel.conf" "-r relsrc" "-O file:path:relsrc" "-o relsink" "-p rel.pid" "--stats-file=rel.prom"; do
+	# shellcheck disable=SC2086 # one option and its value, split on purpose
+	"$GUARD" -- "$RNGD" -b $args -x all > "$T/out" 2> "$T/e"
+	rc=$?
+	[ "$rc" = 2 ] || fail "rngd -b $args: exit $rc, not 2"
+	[ "$(wc -l < "$T/e")" = 1 ] && grep -q "a relative path, but rngd in the background works from /" "$T/e" ||
+		fail "rngd -b $args: $(cat "$T/e")"
+	[ ! -e rel.pid ] && [ ! -e relsink ] || fail "rngd -b $args opened something"
+done
+printf 'bogus-key = 1\n' > rel.conf
+"$GUARD" -- "$RNGD" -f -c rel.conf -x all > "$T/out" 2> "$T/e"
+grep -q "rel.conf:1: unknown key 'bogus-key'" "$T/e" || fail "rngd -f -c rel.conf did not read it: $(cat "$T/e")"
+cd - > /dev/null || fail "cd back"
+
+echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3); -b daemonises; relative paths refused in the background"
