@@ -373,6 +373,11 @@ uint64_t egd_conn_tokens_at(const struct egd_conn *c, const struct egd_limits *l
 
 	if (!egd_conn_waiting(c) || lim->rate == 0)
 		return UINT64_MAX;
+	/* The reply buffer is full: the client reading its replies (POLLOUT)
+	 * makes room, not the clock; a deadline of now would poll in a loop
+	 * for as long as the client does not read. */
+	if (c->out_len >= EGD_OUT_MAX)
+		return UINT64_MAX;
 	bucket_refill(&b, lim, now_ms);
 	need = (uint64_t)min_part(c, lim) * 1000u;
 	/* Tokens enough and the reserve found empty: the reserve wakes the

@@ -21,6 +21,10 @@
  *                                         "waiting C" once all sent, hold
  *                                         them SECONDS, print the bytes
  *                                         they got, close
+ *   egd-client SOCK unread SECONDS        blocking reads of 255 sent, no
+ *                                         reply read, until the replies
+ *                                         stop piling up; print "unread
+ *                                         BYTES" (queued), hold SECONDS
  *   egd-client SOCK rate SECONDS SKIP     read SKIP bytes (the burst), then
  *                                         measure; print "rate BYTES/S"
  *   egd-client check EXPECT FILE...       every byte of the FILEs is a byte
@@ -36,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -422,6 +427,27 @@ int main(int argc, char **argv)
 			close(fds[i]);
 		}
 		printf("got %zu\n", got);
+		return 0;
+	} else if (strcmp(cmd, "unread") == 0 && argc == 4) {
+		int held = dial(sock), queued = -1, now = 0, same = 0;
+		double secs = atof(argv[3]);
+
+		/* A few more blocking reads of 255 at a time (under the flooding
+		 * bound) while the replies pile up unread in the socket, until
+		 * three looks in a row find no more: the socket and rngd's reply
+		 * buffer are full, and rngd has reads left to answer. */
+		for (int round = 0; round < 400 && same < 3; round++) {
+			send_all(held, "\x02\xff\x02\xff\x02\xff\x02\xff", 8);
+			usleep(150000);
+			if (ioctl(held, FIONREAD, &now) < 0)
+				return 1;
+			same = now == queued ? same + 1 : 0;
+			queued = now;
+		}
+		printf("unread %d\n", now);
+		fflush(stdout);
+		usleep((useconds_t)(secs * 1e6));
+		close(held);
 		return 0;
 	} else if (strcmp(cmd, "rate") == 0 && argc == 5) {
 		double secs = atof(argv[3]), t0, t1;

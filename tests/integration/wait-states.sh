@@ -25,6 +25,12 @@
 #                         with a blocking read on an empty reserve
 #   egd-hangup        30  an EGD client that filled its request queue and
 #                         hung up
+#   egd-unread        30  an EGD client that sends blocking reads of 255
+#                         and reads none of the replies until they stop
+#                         piling up, the reserve full (-r /dev/urandom,
+#                         credited): its socket and the reply buffer are
+#                         full, and the server waits for POLLOUT (it
+#                         polled with a zero time-out, 100 % of a core)
 #   kernel-ready      30  the kernel sink after the pool is ready, between
 #                         top-ups: rngd-mockkernel, rngd with its kernel
 #                         calls answered by kernel_entropy_mock.c (its
@@ -46,12 +52,12 @@ MOCKKERNEL=${WAIT_MOCKKERNEL:-$MOCKKERNEL}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)
-STATES=${WAIT_STATES:-device-missing read-fails quarantined exhausted fifo-source fifo-sink egd-1 egd-64 egd-hangup kernel-ready}
+STATES=${WAIT_STATES:-device-missing read-fails quarantined exhausted fifo-source fifo-sink egd-1 egd-64 egd-hangup egd-unread kernel-ready}
 FAILED=0
 REAL_RNGD=$RNGD
 
 declare -A BOUND=([device-missing]=120 [read-fails]=120 [quarantined]=120 [exhausted]=30
-	[fifo-source]=30 [fifo-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [kernel-ready]=30)
+	[fifo-source]=30 [fifo-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30 [kernel-ready]=30)
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 wakes() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
@@ -142,6 +148,18 @@ WRAP
 		else
 			echo "fifo-sink: SIGTERM answered in $ms ms"
 		fi ;;
+	egd-unread)
+		start_rngd -x all -r /dev/urandom -O file:entropy_per_bit:1 -o none --egd-socket "$SOCK"
+		for _ in $(seq 200); do [ -S "$SOCK" ] && break; sleep 0.05; done
+		[ -S "$SOCK" ] || fail "$state: rngd did not listen on $SOCK"
+		"$EGD_CLIENT" "$SOCK" unread $((SECS + 3)) > "$T/clients" &
+		clients=$!
+		for _ in $(seq 1200); do grep -q unread "$T/clients" && break; sleep 0.05; done
+		grep -q unread "$T/clients" || fail "$state: the client's replies never stopped piling up"
+		echo "egd-unread: $(cat "$T/clients") bytes of replies left unread"
+		measure "$state"
+		wait "$clients"
+		stop "$state" ;;
 	egd-1 | egd-64 | egd-hangup)
 		mkfifo "$T/src.fifo"
 		start_rngd -x all -r "$T/src.fifo" -o none --egd-socket "$SOCK"

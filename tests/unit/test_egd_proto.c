@@ -294,6 +294,31 @@ static void test_tokens_at_empty_reserve(void **state)
 	assert_true(at > 10 && at != UINT64_MAX);
 }
 
+/* A client that queues blocking reads and does not read the replies: once
+ * its reply buffer is full it has no token deadline (its POLLOUT makes
+ * room). A deadline of "now" spun the EGD thread at 100 % of a core for as
+ * long as such a client stayed connected. */
+static void test_tokens_at_full_reply_buffer(void **state)
+{
+	size_t len;
+
+	(void)state;
+	lim.rate = 16384;
+	lim.burst = 16384;
+	egd_conn_init(&conn, &lim, 0);
+	put_counting(4096, 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x02, 255 }, 2, &lim, 0), 0);
+	egd_conn_serve(&conn, &res, &lim, PID, 4096, 0);
+	(void)egd_conn_output(&conn, &len);
+	assert_int_equal(len, EGD_OUT_MAX);
+	assert_true(egd_conn_waiting(&conn));
+	assert_true(egd_conn_tokens_at(&conn, &lim, 5) == UINT64_MAX);
+	/* Once it reads, the wait is for tokens again: here it has them. */
+	egd_conn_consumed(&conn, len, 6);
+	assert_true(egd_conn_tokens_at(&conn, &lim, 6) == 6);
+}
+
 static void test_stall_only_on_unread_reply_or_half_request(void **state)
 {
 	(void)state;
@@ -376,6 +401,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_flooding_by_bytes),
 	RNGD_FIXTURE_TEST(test_rate_limit),
 	RNGD_FIXTURE_TEST(test_tokens_at_empty_reserve),
+	RNGD_FIXTURE_TEST(test_tokens_at_full_reply_buffer),
 	RNGD_FIXTURE_TEST(test_stall_only_on_unread_reply_or_half_request),
 	RNGD_FIXTURE_TEST(test_output_wiped_once_written_and_on_conn_wipe),
 	RNGD_FIXTURE_TEST(test_prime_pushes_bytes_first_counted_as_request_and_capped)
