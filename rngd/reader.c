@@ -126,7 +126,7 @@ static void *reader_main(void *arg)
 	struct rngd_block blk;
 	unsigned int backoff = RNGD_REOPEN_MIN_MS;
 	size_t have = 0;
-	bool seeded = false;
+	bool seeded = false, read_since_open = false;
 
 	for (;;) {
 		bool reopen, is_open, exhausted, full, device_events;
@@ -168,6 +168,7 @@ static void *reader_main(void *arg)
 				 * closes it once this thread has ended. */
 				s->is_open = true;
 				s->reopens++;
+				read_since_open = false;
 			}
 			(void)pthread_mutex_unlock(&s->lock);
 			if (stop)
@@ -206,6 +207,7 @@ static void *reader_main(void *arg)
 		if (reader_stopping(s))
 			break;
 		if (n > 0) {
+			read_since_open = true;
 			(void)pthread_mutex_lock(&s->lock);
 			s->bytes_read += (uint64_t)n;
 			have += (size_t)n;
@@ -240,18 +242,25 @@ static void *reader_main(void *arg)
 			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
 					 "%s; closing, re-opening in %.1f s", s->src.why, backoff / 1000.0);
 		(void)pthread_mutex_lock(&s->lock);
-		s->read_errors++;
+		/* A FIFO's writer that leaves is no error. */
+		if (n < 0)
+			s->read_errors++;
 		device_events = s->device_events;
 		(void)pthread_mutex_unlock(&s->lock);
 		reader_close(s);
 		have = 0;
 		explicit_bzero(&blk, sizeof(blk));
 		wake_main(l);
-		/* No device behind /dev/hwrng now: the device watch wakes us. */
-		reader_pause(s, n == 0 ? RNGD_REOPEN_MIN_MS :
-			     n == -ENODEV && device_events ? RNGD_DEVICE_WAIT_MS : backoff);
-		if (n < 0)
-			backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
+		/*
+		 * A writer that came and went is followed at once; a source that
+		 * ends as soon as it is opened (/dev/null, a hung-up serial TRNG)
+		 * backs off like a failing one, not ten re-opens a second for
+		 * ever. No device behind /dev/hwrng: the device watch wakes us.
+		 */
+		if (n == 0 && read_since_open)
+			backoff = RNGD_REOPEN_MIN_MS;
+		reader_pause(s, n == -ENODEV && device_events ? RNGD_DEVICE_WAIT_MS : backoff);
+		backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 	}
 	explicit_bzero(&blk, sizeof(blk));
 	return NULL;

@@ -117,7 +117,7 @@ static const struct counter_def source_counters[] = {
 	COUNTER(retests_failed, "rngd_source_retests_failed_total", "Re-test blocks that failed in quarantine."),
 	COUNTER(returns_to_service, "rngd_source_returns_to_service_total", "Re-tests passed, ending a quarantine."),
 	COUNTER(reopens, "rngd_source_opens_total", "Times the source was opened."),
-	COUNTER(read_errors, "rngd_source_read_errors_total", "Read errors and ends of data."),
+	COUNTER(read_errors, "rngd_source_read_errors_total", "Failed reads (an end of data is none)."),
 };
 
 static void write_metrics(FILE *f, const struct rngd_stats_entry *e, size_t n,

@@ -27,4 +27,7 @@ stop_rngd TERM
 cmp "$T/sink" "$T/expect" || fail "the sink differs from the passing blocks of both writes"
 opens=$(summary_field file reopens)
 [ "$opens" -ge 2 ] || fail "the FIFO was opened $opens times, expected a re-open"
+# A writer that leaves ends the data; it is no read error.
+errors=$(summary_field file "read errors")
+[ "$errors" = 0 ] || fail "$errors read errors counted for writers that closed the FIFO"
 echo "ok: FIFO closed at end of data and re-opened ($opens opens), $(( $(stat -c %s "$T/sink") / BLOCK )) blocks in order"

@@ -15,6 +15,9 @@
 #                         0.1 s doubling to 30 s, plus the 10 s status
 #   read-fails       120  a file source whose every read fails (EIO from
 #                         tests/fault/faultshim.so): the same back-off
+#   ends-at-once     120  a device that ends as soon as it is opened
+#                         (-r /dev/null, a hung-up serial TRNG): the same
+#                         back-off (it was re-opened ten times a second)
 #   quarantined      120  a source of zeros, quarantined: re-tests back
 #                         off from 1 s, doubling
 #   exhausted         30  the only source a regular file, read to its end
@@ -52,11 +55,11 @@ MOCKKERNEL=${WAIT_MOCKKERNEL:-$MOCKKERNEL}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)
-STATES=${WAIT_STATES:-device-missing read-fails quarantined exhausted fifo-source fifo-sink egd-1 egd-64 egd-hangup egd-unread kernel-ready}
+STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined exhausted fifo-source fifo-sink egd-1 egd-64 egd-hangup egd-unread kernel-ready}
 FAILED=0
 REAL_RNGD=$RNGD
 
-declare -A BOUND=([device-missing]=120 [read-fails]=120 [quarantined]=120 [exhausted]=30
+declare -A BOUND=([device-missing]=120 [read-fails]=120 [ends-at-once]=120 [quarantined]=120 [exhausted]=30
 	[fifo-source]=30 [fifo-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30 [kernel-ready]=30)
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -112,6 +115,12 @@ WRAP
 		start_rngd -x all -r "$T/dev" -o "$T/out"
 		wait_log "Input/output error"
 		measure "$state"; stop "$state" ;;
+	ends-at-once)
+		start_rngd -x all -r /dev/null -o "$T/out"
+		wait_log "end of data; closing and re-opening"
+		measure "$state"; stop "$state"
+		errors=$(summary_field hwrng "read errors")
+		[ "$errors" = 0 ] || { echo "FAIL: ends-at-once: $errors read errors for a device that only ended" >&2; FAILED=1; } ;;
 	quarantined)
 		start_rngd -x all -r /dev/zero -o "$T/out"
 		wait_log "quarantined after"
