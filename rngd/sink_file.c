@@ -195,6 +195,18 @@ int rng_sink_file_open(struct rng_sink *s, const char *path)
 	if (strcmp(path, "-") == 0) {
 		fs->fd = STDOUT_FILENO;
 		fs->owns_fd = false;
+		if (fstat(fs->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* A pipe, FIFO or terminal: a new open file description of
+			 * it, so O_NONBLOCK does not reach the parent's stdout and
+			 * a reader that stops reading never blocks the loop. A
+			 * socket cannot be opened so: it stays blocking. */
+			int fd = open("/proc/self/fd/1", O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+			if (fd >= 0) {
+				fs->fd = fd;
+				fs->owns_fd = true;
+			}
+		}
 	} else {
 		/* Appending: a sink file is never truncated under a reader. */
 		fs->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);

@@ -41,12 +41,13 @@ skip_unless_guard() {
 }
 
 # start_rngd [GUARD OPTIONS --] RNGD ARGS...: guarded, in the background,
-# logging to $T/log; sets RNGD_PID (rngd itself) and GUARD_JOB.
+# logging to $T/log, stdout to $RNGD_STDOUT (default $T/out); sets
+# RNGD_PID (rngd itself) and GUARD_JOB.
 start_rngd() {
 	local gopts=()
 	if [ "${1:-}" = -w ]; then gopts=(-w); shift; fi
 	rm -f "$T/pid"
-	"$GUARD" "${gopts[@]}" -p "$T/pid" -- $RNGD_EXEC_PREFIX "$RNGD" -f -c /dev/null --state-dir="$T/state" "$@" > "$T/out" 2> "$T/log" &
+	"$GUARD" "${gopts[@]}" -p "$T/pid" -- $RNGD_EXEC_PREFIX "$RNGD" -f -c /dev/null --state-dir="$T/state" "$@" > "${RNGD_STDOUT:-$T/out}" 2> "$T/log" &
 	GUARD_JOB=$!
 	for _ in $(seq 100); do
 		[ -s "$T/pid" ] && break

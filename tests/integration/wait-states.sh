@@ -24,6 +24,9 @@
 #   fifo-source       30  a FIFO source nobody opens for writing
 #   fifo-sink         30  a file sink on a FIFO whose reader never reads;
 #                         then SIGTERM must be answered within 1 s
+#   stdout-sink       30  the same with -o - and rngd's stdout the FIFO
+#                         (rngd -o - | a reader that stalls): stdout was
+#                         written blocking, and SIGTERM went unanswered
 #   egd-1, egd-64     30  the EGD server with 1 and 64 clients, each
 #                         with a blocking read on an empty reserve
 #   egd-hangup        30  an EGD client that filled its request queue and
@@ -55,12 +58,12 @@ MOCKKERNEL=${WAIT_MOCKKERNEL:-$MOCKKERNEL}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)
-STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined exhausted fifo-source fifo-sink egd-1 egd-64 egd-hangup egd-unread kernel-ready}
+STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined exhausted fifo-source fifo-sink stdout-sink egd-1 egd-64 egd-hangup egd-unread kernel-ready}
 FAILED=0
 REAL_RNGD=$RNGD
 
 declare -A BOUND=([device-missing]=120 [read-fails]=120 [ends-at-once]=120 [quarantined]=120 [exhausted]=30
-	[fifo-source]=30 [fifo-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30 [kernel-ready]=30)
+	[fifo-source]=30 [fifo-sink]=30 [stdout-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30 [kernel-ready]=30)
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 wakes() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
@@ -136,11 +139,15 @@ WRAP
 		wait_log "feeding"
 		measure "$state"; stop "$state"
 		rm -f "$T/src.fifo" ;;
-	fifo-sink)
+	fifo-sink | stdout-sink)
 		random_file "$T/big" 500000
 		mkfifo "$T/sink.fifo"
 		exec 3<> "$T/sink.fifo"        # a reader that never reads
-		start_rngd -x all -r "$T/big" -o "$T/sink.fifo"
+		if [ "$state" = fifo-sink ]; then
+			start_rngd -x all -r "$T/big" -o "$T/sink.fifo"
+		else
+			RNGD_STDOUT=$T/sink.fifo start_rngd -x all -r "$T/big" -o -
+		fi
 		wait_log "feeding"
 		sleep 1
 		measure "$state"
@@ -153,9 +160,9 @@ WRAP
 		exec 3<&-
 		rm -f "$T/sink.fifo"
 		if [ "$alive" = 1 ]; then
-			echo "FAIL: fifo-sink: SIGTERM not answered within 1 s" >&2; FAILED=1
+			echo "FAIL: $state: SIGTERM not answered within 1 s" >&2; FAILED=1
 		else
-			echo "fifo-sink: SIGTERM answered in $ms ms"
+			echo "$state: SIGTERM answered in $ms ms"
 		fi ;;
 	egd-unread)
 		start_rngd -x all -r /dev/urandom -O file:entropy_per_bit:1 -o none --egd-socket "$SOCK"
