@@ -103,6 +103,8 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 	l->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->event_fd < 0)
 		return -errno;
+	for (size_t i = 0; i < n_slots; i++)
+		slots[i].wake_fd = -1;
 	l->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->stop_fd < 0)
 		return -errno;
@@ -395,6 +397,7 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		s->gate_ready = false;
 		(void)pthread_mutex_destroy(&s->lock);
 		(void)pthread_cond_destroy(&s->cond);
+		rng_close_fd(&s->wake_fd);
 	}
 	explicit_bzero(l->pending, sizeof(l->pending));
 	rng_close_fd(&l->signal_fd);

@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +22,9 @@
 #include "rngd/slot.h"
 #include "rngd/thread_stack.h"
 #include "sources/backoff.h"
+
+/* reader_read(): woken by rngd_slot_wake() while waiting on the source. */
+#define READER_WOKEN (-EINTR)
 
 static void wake_main(struct rngd_loop *l)
 {
@@ -92,16 +96,23 @@ static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
 	int fd = rng_source_wait_fd(&s->src);
 
 	if (fd >= 0) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = s->loop->stop_fd, .events = POLLIN },
+			{ .fd = s->wake_fd, .events = POLLIN },
 		};
 
 		/* A failed poll: read() meets and reports the same fault. */
-		while (poll(pfd, 2, -1) < 0 && errno == EINTR)
+		while (poll(pfd, 3, -1) < 0 && errno == EINTR)
 			;
 		if (pfd[1].revents & POLLIN)
 			return -ECANCELED;
+		/* rngd_slot_wake(): a SIGHUP or a new device, seen at the top
+		 * of reader_main() (a FIFO re-created at its path is opened). */
+		if (pfd[2].revents & POLLIN) {
+			(void)rngd_eventfd_take(s->wake_fd);
+			return READER_WOKEN;
+		}
 	}
 	return s->src.ops->read(&s->src, buf, len);
 }
@@ -206,6 +217,8 @@ static void *reader_main(void *arg)
 		n = reader_read(s, blk.data + have, need - have);
 		if (reader_stopping(s))
 			break;
+		if (n == READER_WOKEN)
+			continue;
 		if (n > 0) {
 			read_since_open = true;
 			(void)pthread_mutex_lock(&s->lock);
@@ -331,6 +344,13 @@ int rngd_readers_start(struct rngd_loop *l)
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader: out of memory");
 			return -ENOMEM;
 		}
+		if (s->wake_fd < 0)
+			s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (s->wake_fd < 0) {
+			r = errno;
+			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader: eventfd: %s", strerror(r));
+			return -r;
+		}
 		r = rngd_thread_start(&s->thread, reader_main, s);
 		if (r != 0) {
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
@@ -399,6 +419,9 @@ void rngd_readers_stop(struct rngd_loop *l)
 
 void rngd_slot_wake(struct rngd_slot *s)
 {
-	if (s->started)
-		raise_reader_flag(s, &s->reopen);
+	if (!s->started)
+		return;
+	raise_reader_flag(s, &s->reopen);
+	/* A reader waiting in poll() on its source's fd. */
+	rngd_eventfd_poke(s->wake_fd);
 }

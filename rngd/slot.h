@@ -38,6 +38,7 @@ struct rngd_slot {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	int wake_fd;                   /* eventfd: reopen or stop for a reader in poll(); -1 */
 	/* RNGD_QUEUE_BLOCKS blocks, allocated when the reader starts (a
 	 * source that never runs costs no 10 kB), wiped by
 	 * rngd_loop_destroy() and freed with the slot (rngd_slots_free()). */

@@ -12,10 +12,13 @@
  * may_credit() and the daemon credits its bytes nothing.
  *
  * A FIFO or device is re-opened after end of data: the loop closes it and
- * calls open() again with back-off. The first open never blocks (so the
- * daemon can open every source before dropping privileges even when no
- * writer is there yet); later opens of a FIFO wait for a writer, in the
- * source's own reader thread.
+ * calls open() again with back-off. No open blocks (O_NONBLOCK, cleared
+ * once open): the daemon opens every source before dropping privileges
+ * even when no writer is there yet, and a re-opened FIFO waits for its
+ * next writer in poll() on wait_fd(), where a SIGHUP reaches the reader
+ * (Linux reports no POLLHUP on a FIFO opened so until a writer came). A
+ * blocking open() would pin the FIFO it began on: one re-created at the
+ * path would never be read.
  */
 #include <config.h>
 
@@ -34,7 +37,6 @@
 
 struct file_priv {
 	char path[4096];
-	bool opened_before;
 	bool regular;
 	bool exhausted;
 	dev_t dev;
@@ -98,18 +100,15 @@ static int file_open(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 	struct stat st;
-	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 	int fd RNG_CLOSE_ON_RETURN = -1;
 	int err;
 
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
-	if (!p->opened_before)
-		flags |= O_NONBLOCK;
 	fd = open(p->path, flags);
 	if (fd < 0)
 		return rng_source_why(src, -errno, "open %s: %s", p->path, strerror(errno));
-	p->opened_before = true;
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
 		goto fail;
@@ -147,7 +146,7 @@ static int file_open(struct rng_source *src)
 		return rng_source_why(src, -EINVAL, "%s is not a regular file, FIFO or character device",
 				      p->path);
 	}
-	if ((flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK & ~O_CLOEXEC) < 0) {
+	if (fcntl(fd, F_SETFL, flags & ~O_NONBLOCK & ~O_CLOEXEC) < 0) {
 		err = -errno;
 		goto fail;
 	}

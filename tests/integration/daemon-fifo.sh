@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A FIFO source: end of data (the writer closes) closes the source, and it
 # is re-opened for the next writer; the gate state carries on across, so
-# the sink equals the passing blocks of both writes in order.
+# the sink equals the passing blocks of both writes in order. A FIFO
+# re-created at the path is read after a SIGHUP.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 
@@ -22,9 +23,25 @@ while [ "$(stat -c %s "$T/sink" 2>/dev/null || echo 0)" -lt "$(stat -c %s "$T/ex
 	[ "$(date +%s)" -gt "$deadline" ] && fail "the second writer's blocks did not arrive"
 	sleep 0.05
 done
+cmp "$T/sink" "$T/expect" || fail "the sink differs from the passing blocks of both writes"
+# The usual "rm -f f; mkfifo f; producer > f" while rngd waits on the old
+# FIFO for its next writer: a SIGHUP re-opens the path, and the new FIFO's
+# writer is read (it blocked for ever: the reader sat in open() or poll()
+# on the old one, where the SIGHUP did not reach it).
+sleep 1 # re-opened after the second writer: waiting on the old FIFO
+rm "$T/fifo"; mkfifo "$T/fifo"
+kill -HUP "$RNGD_PID"
+wait_log "configuration reloaded"
+before=$(stat -c %s "$T/sink")
+"$HELPER" gen random 20 "$T/p3" || fail gen
+timeout 10 sh -c 'cat "$1" > "$2"' sh "$T/p3" "$T/fifo" || fail "the writer of the re-created FIFO was never read"
+deadline=$(( $(date +%s) + 20 ))
+while [ "$(stat -c %s "$T/sink")" -le "$before" ]; do
+	[ "$(date +%s)" -gt "$deadline" ] && fail "nothing of the re-created FIFO reached the sink"
+	sleep 0.05
+done
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "rngd exited $RC"
-cmp "$T/sink" "$T/expect" || fail "the sink differs from the passing blocks of both writes"
 opens=$(summary_field file reopens)
 [ "$opens" -ge 2 ] || fail "the FIFO was opened $opens times, expected a re-open"
 # A writer that leaves ends the data; it is no read error.
