@@ -330,8 +330,15 @@ int rngd_loop_run(struct rngd_loop *l)
 		 * Say first if that wait is for nothing (no timer wakes us to
 		 * say it later). */
 		if (rngd_flow_count_usable(l) == 0 && !l->none_left_logged) {
+			bool retesting = false;
+
+			for (size_t i = 0; i < l->n_slots; i++)
+				retesting |= rngd_slot_state(&l->slots[i]) == RNGD_SLOT_QUARANTINED;
 			l->none_left_logged = true;
-			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; still retrying");
+			/* Exhausted files are never read again: say so, not "retrying". */
+			rngd_log(l->log, LOG_ERR, "rngd", "no usable source left; %s",
+				 retesting ? "still re-testing the quarantined" :
+					     "every source is exhausted or left out; nothing more will be read");
 		} else if (rngd_flow_count_usable(l) > 0) {
 			l->none_left_logged = false;
 		}

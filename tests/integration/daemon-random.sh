@@ -20,4 +20,7 @@ grep -q "notice: file: summary:" "$T/log" || fail "no summary line on exit"
 [ "$(summary_field file "bytes read")" = "$(stat -c %s "$T/in")" ] || fail "bytes read: the file was not read exactly once"
 [ "$(summary_field file "bits credited")" = $(( passed * FIPS_BLOCK_BITS * 3 / 4 )) ] || fail "credit is not 0.75 x $FIPS_BLOCK_BITS bits per passing block"
 grep -q "exhausted: .* never re-read" "$T/log" || fail "EOF of a regular file not reported as exhausted"
+# Nothing is retried after that, and the log says so (it said "still retrying").
+grep -q "no usable source left; every source is exhausted or left out; nothing more will be read" "$T/log" ||
+	fail "the last source's exhaustion reads as a retry: $(grep 'no usable source' "$T/log")"
 echo "ok: $passed passing blocks in order, $failed failing blocks kept out"
