@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,46 @@ static bool same_sources(const struct rngd_options *a, const struct rngd_options
 	return i == a->n_source_args && k == b->n_source_args;
 }
 
+/* The settings used once, at start, as rngd_options holds them. */
+enum field_kind { FIELD_TEXT, FIELD_UINT, FIELD_INT, FIELD_BOOL };
+
+static const struct start_only {
+	const char *name;
+	size_t offset;
+	enum field_kind kind;
+} start_only[] = {
+	{ "random-device", offsetof(struct rngd_options, random_device), FIELD_TEXT },
+	{ "pid-file", offsetof(struct rngd_options, pidfile), FIELD_TEXT },
+	{ "drop-privileges", offsetof(struct rngd_options, user), FIELD_TEXT },
+	{ "hwrng-sysfs", offsetof(struct rngd_options, hwrng_sysfs), FIELD_TEXT },
+	{ "HRNGSELECT", offsetof(struct rngd_options, hwrng_select), FIELD_TEXT },
+	{ "state-dir", offsetof(struct rngd_options, state_dir), FIELD_TEXT },
+	{ "take-credit", offsetof(struct rngd_options, take_credit), FIELD_BOOL },
+	{ "fill-watermark", offsetof(struct rngd_options, watermark_bits), FIELD_INT },
+	{ "topup-interval", offsetof(struct rngd_options, topup_interval_s), FIELD_UINT },
+	{ "topup-bytes", offsetof(struct rngd_options, topup_bytes), FIELD_UINT },
+	{ "egd-socket", offsetof(struct rngd_options, egd_socket), FIELD_TEXT },
+	{ "egd-socket-group", offsetof(struct rngd_options, egd_socket_group), FIELD_TEXT },
+	{ "egd-socket-mode", offsetof(struct rngd_options, egd_socket_mode), FIELD_UINT },
+};
+
+static bool same_field(const struct rngd_options *a, const struct rngd_options *b, const struct start_only *f)
+{
+	const char *pa = (const char *)a + f->offset, *pb = (const char *)b + f->offset;
+
+	switch (f->kind) {
+	case FIELD_TEXT:
+		return same_text(*(char *const *)(const void *)pa, *(char *const *)(const void *)pb);
+	case FIELD_UINT:
+		return *(const unsigned int *)(const void *)pa == *(const unsigned int *)(const void *)pb;
+	case FIELD_INT:
+		return *(const int *)(const void *)pa == *(const int *)(const void *)pb;
+	case FIELD_BOOL:
+		return *(const bool *)(const void *)pa == *(const bool *)(const void *)pb;
+	}
+	return false;
+}
+
 static void add_name(char *buf, size_t len, size_t *off, const char *name)
 {
 	if (*off < len)
@@ -64,32 +105,9 @@ int rngd_reload_check(const struct rngd_options *running, const struct rngd_opti
 		return rngd_fail(err, "%s was read at start and is gone now", config);
 	if (!same_sources(running, fresh))
 		add_name(names, sizeof(names), &off, "the sources (-r, -x, -n, a source's own -O keys)");
-	if (!same_text(running->random_device, fresh->random_device))
-		add_name(names, sizeof(names), &off, "random-device");
-	if (!same_text(running->pidfile, fresh->pidfile))
-		add_name(names, sizeof(names), &off, "pid-file");
-	if (!same_text(running->user, fresh->user))
-		add_name(names, sizeof(names), &off, "drop-privileges");
-	if (!same_text(running->hwrng_sysfs, fresh->hwrng_sysfs))
-		add_name(names, sizeof(names), &off, "hwrng-sysfs");
-	if (!same_text(running->hwrng_select, fresh->hwrng_select))
-		add_name(names, sizeof(names), &off, "HRNGSELECT");
-	if (!same_text(running->state_dir, fresh->state_dir))
-		add_name(names, sizeof(names), &off, "state-dir");
-	if (running->take_credit != fresh->take_credit)
-		add_name(names, sizeof(names), &off, "take-credit");
-	if (running->watermark_bits != fresh->watermark_bits)
-		add_name(names, sizeof(names), &off, "fill-watermark");
-	if (running->topup_interval_s != fresh->topup_interval_s)
-		add_name(names, sizeof(names), &off, "topup-interval");
-	if (running->topup_bytes != fresh->topup_bytes)
-		add_name(names, sizeof(names), &off, "topup-bytes");
-	if (!same_text(running->egd_socket, fresh->egd_socket))
-		add_name(names, sizeof(names), &off, "egd-socket");
-	if (!same_text(running->egd_socket_group, fresh->egd_socket_group))
-		add_name(names, sizeof(names), &off, "egd-socket-group");
-	if (running->egd_socket_mode != fresh->egd_socket_mode)
-		add_name(names, sizeof(names), &off, "egd-socket-mode");
+	for (size_t i = 0; i < sizeof(start_only) / sizeof(start_only[0]); i++)
+		if (!same_field(running, fresh, &start_only[i]))
+			add_name(names, sizeof(names), &off, start_only[i].name);
 	if (off)
 		return rngd_fail(err, "%s changed, which only a restart applies", names);
 	return 0;
