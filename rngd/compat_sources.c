@@ -93,6 +93,7 @@ static int add_arg(struct rngd_source_arg **args, size_t *n, enum rngd_source_ar
 struct resolution {
 	unsigned int files;         /* -r to the file source so far */
 	char rng_device_source[32]; /* for debian -H: "hwrng", "file", "file.2" ... */
+	const char *hwrng_device;   /* the last -r that went to hwrng, or NULL */
 };
 
 static int resolve_file(struct rngd_options *o, struct resolution *res, const char *path,
@@ -112,6 +113,7 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 		 * one replaces it, as the peers' single -r does (Debian's
 		 * defaults file then its command line). */
 		snprintf(res->rng_device_source, sizeof(res->rng_device_source), "hwrng");
+		res->hwrng_device = path;
 		r = add_arg(out, n, RNGD_SRC_OPTION, "hwrng:device:%s", path);
 		if (r == 0)
 			r = add_arg(out, n, RNGD_SRC_INCLUDE, "hwrng");
@@ -195,6 +197,33 @@ static int resolve_option(struct rngd_options *o, struct resolution *res, const 
 	return add_arg(out, n, RNGD_SRC_OPTION, "%s:%s:%s", name, key, c2 + 1);
 }
 
+/*
+ * "-r /dev/TRNG -O file:entropy_per_bit:1": the user meant the device's
+ * credit, but the device is hwrng's and no file source runs, so the key
+ * changes nothing. Said once, naming the key that would.
+ */
+static int note_file_keys_without_file(struct rngd_options *o, const struct resolution *res,
+				       const struct rngd_source_arg *args, size_t n)
+{
+	if (res->files > 0 || !res->hwrng_device)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *t = args[i].text;
+
+		if (args[i].kind == RNGD_SRC_OPTION && strncmp(t, "file:path:", 10) == 0)
+			return 0;   /* a file source of its own */
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *t = args[i].text;
+
+		if (args[i].kind == RNGD_SRC_OPTION && strncmp(t, "file:", 5) == 0)
+			return rngd_options_note(o, LOG_WARNING,
+						 "-O %s: no file source runs: -r %s is a character device, read by the "
+						 "hwrng source (its keys: -O hwrng:...)", t, res->hwrng_device);
+	}
+	return 0;
+}
+
 /* Rewrite o->source_args in rngd's own terms, in the order given. */
 int rngd_compat_resolve_sources(struct rngd_options *o)
 {
@@ -219,6 +248,8 @@ int rngd_compat_resolve_sources(struct rngd_options *o)
 			break;
 		}
 	}
+	if (r == 0)
+		r = note_file_keys_without_file(o, &res, out, n);
 	for (size_t i = 0; i < o->n_source_args; i++)
 		free(o->source_args[i].text);
 	free(o->source_args);

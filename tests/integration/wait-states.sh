@@ -34,7 +34,7 @@
 #   egd-unread        30  an EGD client that sends blocking reads of 255
 #                         and reads none of the replies until they stop
 #                         piling up, the reserve full (-r /dev/urandom,
-#                         credited): its socket and the reply buffer are
+#                         hwrng at 0.5): its socket and the reply buffer are
 #                         full, and the server waits for POLLOUT (it
 #                         polled with a zero time-out, 100 % of a core)
 #   kernel-ready      30  the kernel sink after the pool is ready, between
@@ -165,7 +165,7 @@ WRAP
 			echo "$state: SIGTERM answered in $ms ms"
 		fi ;;
 	egd-unread)
-		start_rngd -x all -r /dev/urandom -O file:entropy_per_bit:1 -o none --egd-socket "$SOCK"
+		start_rngd -x all -r /dev/urandom -o none --egd-socket "$SOCK"
 		for _ in $(seq 200); do [ -S "$SOCK" ] && break; sleep 0.05; done
 		[ -S "$SOCK" ] || fail "$state: rngd did not listen on $SOCK"
 		"$EGD_CLIENT" "$SOCK" unread $((SECS + 3)) > "$T/clients" &

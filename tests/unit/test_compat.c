@@ -122,6 +122,16 @@ static void indexes_keys_and_devices(void **state)
 	assert_false(has_arg(&r.o, RNGD_SRC_FILE, "/dev/rngd-test-not-there"));
 	assert_true(has_note(&r.o, LOG_INFO, "-r /dev/rngd-test-not-there: not there yet, taken for a device"));
 	rngd_options_free(&r.o);
+	/* A file key meant for a -r device: no file source runs, so said. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/zero", "-O", "file:entropy_per_bit:1", NULL), 0);
+	assert_true(has_note(&r.o, LOG_WARNING, "-O file:entropy_per_bit:1: no file source runs: -r /dev/zero is a "
+						"character device, read by the hwrng source (its keys: -O hwrng:...)"));
+	rngd_options_free(&r.o);
+	/* With a file source of its own, nothing to say. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/zero", "-r", "/nonexistent/f", "-O",
+			      "file:entropy_per_bit:1", NULL), 0);
+	assert_false(has_note(&r.o, LOG_WARNING, "no file source runs"));
+	rngd_options_free(&r.o);
 }
 
 /*
