@@ -12,6 +12,7 @@
 #include "rngd/daemon.h"
 #include "rngd/file_kind.h"
 #include "rngd/privs.h"
+#include "rngd/source_set.h"
 
 int rngd_daemon_lock_pidfile(struct rngd *d)
 {
@@ -106,12 +107,12 @@ int rngd_check_background_paths(const struct rngd_options *o)
 		r = refuse_relative("--stats-file", o->stats_file);
 	for (size_t i = 0; i < o->n_source_args && r == 0; i++) {
 		const struct rngd_source_arg *a = &o->source_args[i];
-		const char *value = a->kind == RNGD_SRC_OPTION ? strrchr(a->text, ':') : NULL;
+		const char *path = rngd_source_arg_value_of(a, "path");
 
 		if (a->kind == RNGD_SRC_FILE)
 			r = refuse_relative("-r", a->text);
-		else if (value && strstr(a->text, ":path:") == value - 5)
-			r = refuse_relative_in("-O", a->text, value + 1);
+		else if (path)
+			r = refuse_relative_in("-O", a->text, path);
 	}
 	return r;
 }

@@ -61,6 +61,17 @@ bool rngd_source_arg_reapplied(const struct rngd_source_arg *a)
 	return is_daemon_key(key);
 }
 
+const char *rngd_source_arg_value_of(const struct rngd_source_arg *a, const char *key)
+{
+	char src[64], k[64];
+	const char *value;
+
+	if (a->kind != RNGD_SRC_OPTION)
+		return NULL;
+	split_option(a->text, src, sizeof(src), k, sizeof(k), &value);
+	return strcmp(k, key) == 0 ? value : NULL;
+}
+
 /* Keys every source has, kept by the daemon; true if @key was one. */
 static int daemon_key(struct slot_view *s, const char *key, const char *value, bool *handled,
 		      char err[RNGD_ERR_MAX])

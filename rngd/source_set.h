@@ -29,6 +29,9 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
  * other source arg takes effect at the next start. */
 bool rngd_source_arg_reapplied(const struct rngd_source_arg *a);
 
+/* The VALUE of an -O SRC:KEY:VALUE arg whose KEY is @key, else NULL. */
+const char *rngd_source_arg_value_of(const struct rngd_source_arg *a, const char *key);
+
 /* rngd -l: every compiled-in source, usable here or why not. */
 void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n);
 
