@@ -135,7 +135,8 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 		c[i] = (struct rngd_pick_candidate){
 			.ready = ready,
 			.credited = ready && !l->cfg.test_mode &&
-				    credit_entropy_per_bit(&s->src, s->settings.credit_explicit) > 0,
+				    credit_entropy_per_bit(&s->src, s->settings.credit_explicit,
+							   l->sink->feeds_this_kernel) > 0,
 			.priority = s->src.priority,
 		};
 	}
@@ -241,7 +242,8 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
-	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->settings.credit_explicit));
+	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->settings.credit_explicit,
+										      l->sink->feeds_this_kernel));
 	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);
 }
 

@@ -22,10 +22,20 @@ struct rng_source;
  * now: src->entropy_per_bit if the user set it (@user_set), else what the
  * source's facts make its default (default_credit(): RDSEED or RDRAND)
  * capped by src->credit_ceiling (-e); never above the default of a
- * credit_fixed source. Sources never write
- * the credit themselves: only the main thread decides it.
+ * credit_fixed source; 0 while the source says its bytes may earn none
+ * (may_credit()), and 0, whatever the user set, for bytes of this
+ * kernel's own generator going back to it (@sink_feeds_this_kernel and
+ * credit_is_circular()). Sources never write the credit themselves: only
+ * the main thread decides it.
  */
-double credit_entropy_per_bit(const struct rng_source *src, bool user_set);
+double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool sink_feeds_this_kernel);
+
+/*
+ * True while @src reads this machine's kernel generator (/dev/urandom,
+ * /dev/random): crediting its bytes to that kernel would count the
+ * kernel's own output as new entropy (rng-tools' "rngd -r /dev/urandom").
+ */
+bool credit_is_circular(const struct rng_source *src);
 
 /* A valid entropy_per_bit setting: 0.0 .. 1.0. */
 bool credit_entropy_per_bit_valid(double entropy_per_bit);

@@ -102,4 +102,7 @@ void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink 
 	out->ops = &share_ops;
 	out->name = sh->name;
 	out->priv = sh;
+	/* What reaches the host's kernel decides: a credit fed back to it
+	 * would be circular, whatever part the clients get. */
+	out->feeds_this_kernel = inner && inner->feeds_this_kernel;
 }

@@ -145,6 +145,7 @@ const struct kernel_entropy_ops kernel_entropy_linux = {
 	.entropy_avail = linux_entropy_avail,
 	.poolsize = linux_poolsize,
 	.version = linux_version,
+	.is_this_kernel = true,
 };
 
 /* Here rather than in sink_kernel.c, so its tests link without real calls. */

@@ -9,6 +9,7 @@
 #ifndef RNGD_KERNEL_ENTROPY_H
 #define RNGD_KERNEL_ENTROPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,9 @@ struct kernel_entropy_ops {
 	int (*poolsize)(void);
 	/* The running kernel's major.minor, from uname(2). */
 	int (*version)(unsigned int *major, unsigned int *minor);
+	/* The calls reach this machine's kernel, the one whose generator
+	 * /dev/urandom is (a mock stands for some other kernel). */
+	bool is_this_kernel;
 };
 
 extern const struct kernel_entropy_ops kernel_entropy_linux;

@@ -60,6 +60,13 @@ struct rng_sink {
 	const struct rng_sink_ops *ops;
 	const char *name;  /* "kernel", "file", "kernel+egd": for logs and stats */
 	void *priv;
+	/*
+	 * The bytes reach the kernel whose generator this machine's
+	 * /dev/random and /dev/urandom are (the kernel sink on the real
+	 * kernel calls, or the EGD sharing sink around it): a source that
+	 * reads that generator earns nothing here (rngd/credit.h).
+	 */
+	bool feeds_this_kernel;
 };
 
 /* -o PATH (not a character device) or "-" for stdout: passing bytes only. */

@@ -227,5 +227,6 @@ int rng_sink_file_open(struct rng_sink *s, const char *path)
 	s->ops = &file_sink_ops;
 	s->name = "file";
 	s->priv = fs;
+	s->feeds_this_kernel = false;
 	return 0;
 }

@@ -273,6 +273,7 @@ int rng_sink_kernel_open_ops(struct rng_sink *s, const struct rng_sink_kernel_co
 	s->ops = &kernel_sink_ops;
 	s->name = "kernel";
 	s->priv = ks;
+	s->feeds_this_kernel = k->is_this_kernel;
 	return 0;
 }
 

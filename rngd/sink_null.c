@@ -40,4 +40,5 @@ void rng_sink_null_open(struct rng_sink *s)
 	s->ops = &null_sink_ops;
 	s->name = "test";
 	s->priv = NULL;
+	s->feeds_this_kernel = false;
 }

@@ -277,7 +277,7 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 	 */
 	for (size_t k = 0; k < n && r == 0; k++)
 		if (views[k].src->ops == &rng_source_file_ops &&
-		    credit_entropy_per_bit(views[k].src, views[k].set->credit_explicit) > 0 &&
+		    credit_entropy_per_bit(views[k].src, views[k].set->credit_explicit, false) > 0 &&
 		    views[k].src->ops->set_option(views[k].src, "state_dir",
 						  o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
 			r = rngd_fail(err, "--state-dir %s: too long", o->state_dir);
@@ -359,7 +359,7 @@ void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n)
 		const char *usable = r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
 
 		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s.src->name, usable,
-			credit_entropy_per_bit(s.src, s.set->credit_explicit), s.src->priority,
+			credit_entropy_per_bit(s.src, s.set->credit_explicit, false), s.src->priority,
 			s.src->ops->summary ? s.src->ops->summary : "", s.src->why[0] ? " [" : "", s.src->why,
 			s.src->why[0] ? "]" : "");
 		if (!s.set->enabled)

@@ -33,6 +33,7 @@
 
 #include "sources/close_fd.h"
 #include "sources/file_offset.h"
+#include "sources/kernel_generator.h"
 #include "sources/source.h"
 
 struct file_priv {
@@ -47,6 +48,7 @@ struct file_priv {
 	struct file_offset_record record;
 	bool record_tried;
 	int credit_ok;     /* fact for may_credit(), read atomically */
+	int kernel_generator; /* fact for reads_kernel_generator(), atomic */
 	int fd;            /* while open, else -1 */
 };
 
@@ -96,6 +98,13 @@ static bool file_may_credit(const struct rng_source *src)
 	return !p || __atomic_load_n(&p->credit_ok, __ATOMIC_ACQUIRE);
 }
 
+static bool file_reads_kernel_generator(const struct rng_source *src)
+{
+	const struct file_priv *p = src->priv;
+
+	return p && __atomic_load_n(&p->kernel_generator, __ATOMIC_ACQUIRE);
+}
+
 static int file_open(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
@@ -113,6 +122,7 @@ static int file_open(struct rng_source *src)
 		err = -errno;
 		goto fail;
 	}
+	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	if (S_ISREG(st.st_mode)) {
 		bool same = p->regular && st.st_dev == p->dev && st.st_ino == p->ino;
 
@@ -245,4 +255,5 @@ const struct rng_source_ops rng_source_file_ops = {
 	.release = file_release,
 	.wait_fd = file_wait_fd,
 	.may_credit = file_may_credit,
+	.reads_kernel_generator = file_reads_kernel_generator,
 };

@@ -25,6 +25,7 @@
 
 #include "sources/close_fd.h"
 #include "sources/hwrng.h"
+#include "sources/kernel_generator.h"
 #include "sources/source.h"
 
 #define HWRNG_DEFAULT_DEVICE "/dev/hwrng"
@@ -38,6 +39,7 @@ struct hwrng_priv {
 	int kept_fd;            /* the last open's fd, kept across close(); -1 */
 	int fd;                 /* kept_fd while open, else -1 */
 	int misc_device;        /* fact for hwrng_source_follows_device(), atomic */
+	int kernel_generator;   /* fact for reads_kernel_generator(), atomic */
 };
 
 static const struct hwrng_priv hwrng_defaults = {
@@ -107,7 +109,15 @@ static int hwrng_open(struct rng_source *src)
 	__atomic_store_n(&p->misc_device,
 			 major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR,
 			 __ATOMIC_RELEASE);
+	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	return 0;
+}
+
+static bool hwrng_reads_kernel_generator(const struct rng_source *src)
+{
+	const struct hwrng_priv *p = src->priv;
+
+	return p && __atomic_load_n(&p->kernel_generator, __ATOMIC_ACQUIRE);
 }
 
 static ssize_t hwrng_read(struct rng_source *src, void *buf, size_t len)
@@ -175,4 +185,5 @@ const struct rng_source_ops rng_source_hwrng_ops = {
 	.set_option = hwrng_set_option,
 	.release = hwrng_release,
 	.wait_fd = hwrng_wait_fd,
+	.reads_kernel_generator = hwrng_reads_kernel_generator,
 };

@@ -9,7 +9,7 @@
 EXTRA_DIST += sources/source.h
 noinst_LIBRARIES += sources/libsources.a
 sources_libsources_a_SOURCES = \
-	sources/source.h sources/close_fd.h sources/backoff.h \
+	sources/source.h sources/close_fd.h sources/backoff.h sources/kernel_generator.h \
 	sources/registry.c \
 	sources/common.c \
 	sources/parse_num.c sources/parse_num.h \

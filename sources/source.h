@@ -98,6 +98,14 @@ struct rng_source_ops {
 	 * would be credited again by the next run). NULL: true.
 	 */
 	bool (*may_credit)(const struct rng_source *src);
+	/*
+	 * Optional fact, read by the main thread: true while the bytes come
+	 * from this machine's own kernel generator (/dev/random,
+	 * /dev/urandom: rng_stat_is_kernel_generator()). The daemon credits
+	 * them nothing where its sink feeds that same kernel: they are the
+	 * kernel's output, not new entropy. NULL: false.
+	 */
+	bool (*reads_kernel_generator)(const struct rng_source *src);
 };
 
 /* priv's alignment: a cache line, which Padlock's XSTORE scratch needs. */

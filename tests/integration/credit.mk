@@ -17,6 +17,6 @@ tests_integration_rngd_mockkernel_SOURCES = rngd/main.c $(RNGD_DAEMON_SOURCES) $
 	tests/integration/kernel_entropy_mock.c \
 	rngd/startup_watch.c rngd/startup_watch.h $(RNGD_COMPAT_SOURCES)
 tests_integration_rngd_mockkernel_LDADD = $(rngd_rngd_LDADD)
-TESTS += tests/integration/credit-accounting.sh
+TESTS += tests/integration/credit-accounting.sh tests/integration/credit-kernel-generator.sh
 EXTRA_DIST += tests/integration/credit-accounting.sh tests/integration/credit-accounting.py \
-	tests/integration/fips_env.py
+	tests/integration/fips_env.py tests/integration/credit-kernel-generator.sh

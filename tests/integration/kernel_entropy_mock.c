@@ -8,6 +8,11 @@
  * after. The pool outlives rngd like a kernel's would: its count lives in
  * $RNGD_MOCK_KERNEL_STATE, so a restarted rngd finds it as left.
  *
+ * It is some other kernel than the one whose generator this machine's
+ * /dev/urandom is, so that stands in for a hardware RNG here; with
+ * $RNGD_MOCK_KERNEL_IS_THIS=1 it plays this machine's kernel, whose own
+ * output rngd must not credit back (rngd/credit.h).
+ *
  * Every call is appended to $RNGD_MOCK_KERNEL_LOG, one line each:
  *   open PID PATH
  *   add LEN CREDIT COUNTED READY_BEFORE HEX   (RNDADDENTROPY)
@@ -152,5 +157,10 @@ static const struct kernel_entropy_ops kernel_entropy_mock = {
 
 int rng_sink_kernel_open(struct rng_sink *s, const struct rng_sink_kernel_config *cfg)
 {
-	return rng_sink_kernel_open_ops(s, cfg, &kernel_entropy_mock);
+	const char *is_this = getenv("RNGD_MOCK_KERNEL_IS_THIS");
+	int r = rng_sink_kernel_open_ops(s, cfg, &kernel_entropy_mock);
+
+	if (r == 0 && is_this && strcmp(is_this, "1") == 0)
+		s->feeds_this_kernel = true;
+	return r;
 }

@@ -110,19 +110,19 @@ static void test_ceiling_caps_every_default(void **state)
 
 	(void)state;
 	fact_raised = true;
-	assert_true(credit_entropy_per_bit(&src, false) == 0.5);
+	assert_true(credit_entropy_per_bit(&src, false, false) == 0.5);
 	/* rngd -e 2: at most 2/8 per bit. */
 	src.credit_ceiling = 0.25;
-	assert_true(credit_entropy_per_bit(&src, false) == 0.25);
+	assert_true(credit_entropy_per_bit(&src, false, false) == 0.25);
 	fact_raised = false;
-	assert_true(credit_entropy_per_bit(&src, false) == 1.0 / 512);
+	assert_true(credit_entropy_per_bit(&src, false, false) == 1.0 / 512);
 	/* -O fake:entropy_per_bit:0.75 after -e: the user's own setting. */
 	src.entropy_per_bit = 0.75;
-	assert_true(credit_entropy_per_bit(&src, true) == 0.75);
+	assert_true(credit_entropy_per_bit(&src, true, false) == 0.75);
 	/* A fact that forbids credit beats everything. */
 	fact_may_credit = false;
-	assert_true(credit_entropy_per_bit(&src, true) == 0.0);
-	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, true, false) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, false, false) == 0.0);
 	fact_may_credit = true;
 }
 
@@ -132,8 +132,8 @@ static void test_credit_fixed_is_never_raised(void **state)
 	struct rng_source src = { .ops = &ops, .entropy_per_bit = 0.9, .credit_ceiling = 1.0 };
 
 	(void)state;
-	assert_true(credit_entropy_per_bit(&src, true) == 0.0);
-	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, true, false) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, false, false) == 0.0);
 	/* The rule -O is refused by: any setting above the default, however
 	 * small; the default itself is allowed. */
 	assert_true(credit_exceeds_fixed(&ops, 1e-9));
@@ -148,7 +148,40 @@ static void test_unfixed_credit_may_be_raised(void **state)
 
 	(void)state;
 	assert_false(credit_exceeds_fixed(&ops, 1.0));
-	assert_true(credit_entropy_per_bit(&src, true) == 0.9);
+	assert_true(credit_entropy_per_bit(&src, true, false) == 0.9);
+}
+
+/* rngd -r /dev/urandom on the kernel sink: the kernel's own output fed
+ * back to it. Nothing it says or the user sets gives credit there; the
+ * same source feeding some other kernel (an EGD client, a file) keeps it. */
+static bool fact_kernel_generator;
+
+static bool kernel_generator_fact(const struct rng_source *src)
+{
+	(void)src;
+	return fact_kernel_generator;
+}
+
+static void test_kernel_generator_earns_nothing_from_its_own_kernel(void **state)
+{
+	const struct rng_source_ops ops = {
+		.name = "dev", .default_entropy_per_bit = 0.5, .reads_kernel_generator = kernel_generator_fact,
+	};
+	struct rng_source src = { .ops = &ops, .entropy_per_bit = 0.5, .credit_ceiling = 1.0 };
+
+	(void)state;
+	fact_kernel_generator = true;
+	assert_true(credit_is_circular(&src));
+	assert_true(credit_entropy_per_bit(&src, false, true) == 0.0);
+	src.entropy_per_bit = 1.0;
+	assert_true(credit_entropy_per_bit(&src, true, true) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, true, false) == 1.0);
+	src.entropy_per_bit = 0.5;
+	assert_true(credit_entropy_per_bit(&src, false, false) == 0.5);
+	/* Another device behind the same source (/dev/hwrng): credited. */
+	fact_kernel_generator = false;
+	assert_false(credit_is_circular(&src));
+	assert_true(credit_entropy_per_bit(&src, false, true) == 0.5);
 }
 
 RNGD_TEST_MAIN(
@@ -158,5 +191,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_split_edges),
 	cmocka_unit_test(test_ceiling_caps_every_default),
 	cmocka_unit_test(test_credit_fixed_is_never_raised),
-	cmocka_unit_test(test_unfixed_credit_may_be_raised)
+	cmocka_unit_test(test_unfixed_credit_may_be_raised),
+	cmocka_unit_test(test_kernel_generator_earns_nothing_from_its_own_kernel)
 )

@@ -76,17 +76,23 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&f, 0, sizeof(f));
+	inner.feeds_this_kernel = false;
 	share_is_open = false;
 	return 0;
+}
+
+static void close_share(void)
+{
+	out.ops->close(&out);
+	egd_reserve_destroy(&r);
+	share_is_open = false;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	if (share_is_open) {
-		out.ops->close(&out);
-		egd_reserve_destroy(&r);
-	}
+	if (share_is_open)
+		close_share();
 	return 0;
 }
 
@@ -241,6 +247,25 @@ static void test_low_credit_is_condensed(void **state)
 	assert_int_equal(egd_reserve_snapshot(&r).held, 18 * 64);
 }
 
+/* A source of /dev/urandom earns nothing on the sharing sink in front of
+ * this machine's kernel (the host would count its own output), and keeps
+ * its credit with -o none: the clients are other kernels. */
+static void test_feeds_this_kernel_as_what_it_wraps(void **state)
+{
+	(void)state;
+	inner.feeds_this_kernel = true;
+	open_share(INNER_KERNEL, 4096);
+	assert_true(out.feeds_this_kernel);
+	close_share();
+	inner.feeds_this_kernel = false;
+	open_share(INNER_KERNEL, 4096);
+	assert_false(out.feeds_this_kernel);
+	close_share();
+	inner.feeds_this_kernel = true;
+	open_share(INNER_NONE, 4096);
+	assert_false(out.feeds_this_kernel);
+}
+
 #define RNGD_TEST_SETUP setup
 #define RNGD_TEST_TEARDOWN teardown
 
@@ -248,5 +273,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_host_first),
 	RNGD_FIXTURE_TEST(test_file_sink_takes_turns),
 	RNGD_FIXTURE_TEST(test_none_and_zero_credit),
-	RNGD_FIXTURE_TEST(test_low_credit_is_condensed)
+	RNGD_FIXTURE_TEST(test_low_credit_is_condensed),
+	RNGD_FIXTURE_TEST(test_feeds_this_kernel_as_what_it_wraps)
 )

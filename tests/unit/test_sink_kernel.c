@@ -563,6 +563,25 @@ static void test_defaults_and_describe(void **state)
 			    "pool ready; topping up 64 bytes every 60 s");
 }
 
+/* Whether the sink feeds the kernel whose generator /dev/urandom is
+ * (rngd/credit.h zeroes credit read from it) is the kernel calls' to say. */
+static void test_feeds_this_kernel_only_through_its_calls(void **state)
+{
+	struct kernel_entropy_ops this_kernel = fake_ops;
+
+	(void)state;
+	memset(&sink, 0xa5, sizeof(sink));
+	open_sink();
+	assert_false(sink.feeds_this_kernel);
+	close_sink();
+	this_kernel.is_this_kernel = true;
+	assert_int_equal(rng_sink_kernel_open_ops(&sink, &cfg, &this_kernel), 0);
+	sinks_opened++;
+	assert_true(sink.feeds_this_kernel);
+	/* Closed here: the sink keeps a pointer to this frame's calls. */
+	sink.ops->close(&sink);
+}
+
 #define RNGD_TEST_SETUP setup
 #define RNGD_TEST_TEARDOWN teardown
 
@@ -578,5 +597,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_legacy_watermark_forced),
 	RNGD_FIXTURE_TEST(test_version_boundary),
 	RNGD_FIXTURE_TEST(test_errors_propagate),
+	RNGD_FIXTURE_TEST(test_feeds_this_kernel_only_through_its_calls),
 	RNGD_FIXTURE_TEST(test_defaults_and_describe)
 )

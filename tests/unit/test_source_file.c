@@ -101,6 +101,25 @@ static void test_probe_and_open_say_what_is_wrong(void **state)
 	fixture_source_free(src);
 }
 
+/* -O file:path:/dev/urandom is the kernel's generator as hwrng's -r is;
+ * each open says it afresh (the path may now name another file). */
+static void test_kernel_generator_fact_follows_each_open(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng_source *src = new_source("/dev/urandom", NULL);
+	uint8_t buf[64];
+
+	assert_false(src->ops->reads_kernel_generator(src));
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->ops->reads_kernel_generator(src));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	src->ops->close(src);
+	assert_int_equal(src->ops->set_option(src, "path", fx->data), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_false(src->ops->reads_kernel_generator(src));
+	fixture_source_free(src);
+}
+
 /* Read once: re-opens resume, the end is -ENODATA for good. */
 static void test_regular_file_is_read_once(void **state)
 {
@@ -200,6 +219,7 @@ static void test_fifo_first_open_never_blocks(void **state)
 
 RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_probe_and_open_say_what_is_wrong),
+	RNGD_FIXTURE_TEST(test_kernel_generator_fact_follows_each_open),
 	RNGD_FIXTURE_TEST(test_regular_file_is_read_once),
 	RNGD_FIXTURE_TEST(test_offset_kept_across_runs),
 	RNGD_FIXTURE_TEST(test_no_kept_offset_no_credit),

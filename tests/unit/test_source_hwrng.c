@@ -95,6 +95,26 @@ static void test_reads_the_device(void **state)
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
 }
 
+/* rngd -r /dev/urandom: the fact the daemon zeroes the credit by, told by
+ * the device's number (1:8, 1:9), not its name; /dev/zero shares the major. */
+static void test_kernel_generator_told_by_number(void **state)
+{
+	struct rng_source *src = *state;
+
+	assert_false(src->ops->reads_kernel_generator(src));
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/urandom"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->ops->reads_kernel_generator(src));
+	src->ops->close(src);
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/random"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(src->ops->reads_kernel_generator(src));
+	src->ops->close(src);
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_false(src->ops->reads_kernel_generator(src));
+}
+
 /* After -D the path is root-only: the fd from the first open still reads. */
 static void test_fd_outlives_close_until_release(void **state)
 {
@@ -141,5 +161,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_probe_names_what_is_wrong),
 	RNGD_FIXTURE_TEST(test_device_option_is_checked),
 	RNGD_FIXTURE_TEST(test_reads_the_device),
+	RNGD_FIXTURE_TEST(test_kernel_generator_told_by_number),
 	RNGD_FIXTURE_TEST(test_fd_outlives_close_until_release)
 )

@@ -186,7 +186,7 @@ static void test_rdseed_preferred_and_credit(void **state)
 	 * alone sets the credit (open() runs in the reader thread). */
 	assert_true(src->entropy_per_bit == RDRAND_ENTROPY_PER_BIT);
 	assert_true(src->ops->default_credit(src) == RDSEED_ENTROPY_PER_BIT);
-	assert_true(credit_entropy_per_bit(src, false) == RDSEED_ENTROPY_PER_BIT);
+	assert_true(credit_entropy_per_bit(src, false, false) == RDSEED_ENTROPY_PER_BIT);
 	cpu.rdrand.calls = 0;
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	assert_int_equal(cpu.rdrand.calls, 0);
@@ -201,7 +201,7 @@ static void test_rdrand_fallback_keeps_low_credit(void **state)
 	fake_x86.leaf7.ebx = 0;
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(rng_cpu_source_uses_strong(src), 0);
-	assert_true(credit_entropy_per_bit(src, false) == RDRAND_ENTROPY_PER_BIT);
+	assert_true(credit_entropy_per_bit(src, false, false) == RDRAND_ENTROPY_PER_BIT);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 64);
 	assert_int_equal(cpu.rdseed.calls, 0);
 }
@@ -213,7 +213,7 @@ static void test_explicit_credit_kept(void **state)
 	src->entropy_per_bit = 0.25; /* what -O rdrand:entropy_per_bit:0.25 does */
 	assert_int_equal(src->ops->open(src), 0);
 	assert_true(src->entropy_per_bit == 0.25);
-	assert_true(credit_entropy_per_bit(src, true) == 0.25);
+	assert_true(credit_entropy_per_bit(src, true, false) == 0.25);
 }
 
 static void test_option_instruction(void **state)

@@ -105,10 +105,10 @@ static void test_credit_forced_to_zero(void **state)
 	src.entropy_per_bit = 0.9;
 	assert_int_equal(src.ops->open(&src), 0);
 	assert_true(src.entropy_per_bit == 0.9);
-	assert_true(credit_entropy_per_bit(&src, true) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, true, false) == 0.0);
 	assert_int_equal(src.ops->read(&src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	assert_true(src.entropy_per_bit == 0.9);
-	assert_true(credit_entropy_per_bit(&src, false) == 0.0);
+	assert_true(credit_entropy_per_bit(&src, false, false) == 0.0);
 	src.ops->close(&src);
 	rng_source_release(&src);
 }

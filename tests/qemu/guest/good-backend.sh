@@ -31,3 +31,20 @@ fi
 check_credited hwrng
 stop_rngd
 check_clean_exit
+
+# rngd -r /dev/urandom, old advice for a starved pool: the kernel's own
+# output fed back to it. On the real kernel calls (kernel_entropy_linux)
+# the sink says it feeds this kernel, so the source earns nothing whatever
+# -O says, and the log says why. (Not before the run above: reading
+# /dev/urandom makes a 6.x kernel seed itself from CPU jitter at once,
+# and once the pool is ready the kernel counts no credit to measure; the
+# credit handed to RNDADDENTROPY is checked on the host, daemon-credit-loop.sh.)
+start_rngd -x all -r /dev/urandom -O hwrng:entropy_per_bit:1 -o /dev/random
+sleep 1
+if grep -q "hwrng: opened /dev/urandom, 0.000 entropy bits per bit credited" $RNGD_LOG &&
+	grep -q "hwrng: reads this kernel's own generator" $RNGD_LOG; then
+	result urandom-not-credited PASS "0 bits per bit, with the warning"
+else
+	result urandom-not-credited FAIL "$(grep hwrng $RNGD_LOG | head -n 4 | tr '\n' '|' | cut -c1-400)"
+fi
+stop_rngd
