@@ -23,6 +23,12 @@
 #define FIPS_RUN_BUCKETS 6
 /* The repeated-block test remembers this many previous blocks. */
 #define FIPS_REPEAT_HISTORY 64
+/* Its lagged half (fips/lagged.c): anchors kept per generation of this
+ * many blocks, two generations; a block fails at this many hits. */
+#define FIPS_LAGGED_GEN_BLOCKS 16
+#define FIPS_LAGGED_MAX_ANCHORS 96
+#define FIPS_LAGGED_SLOTS 2048
+#define FIPS_LAGGED_MIN_HITS 4
 
 enum fips_test {
 	FIPS_TEST_MONOBIT,
@@ -30,7 +36,8 @@ enum fips_test {
 	FIPS_TEST_RUNS,
 	FIPS_TEST_LONG_RUN,
 	FIPS_TEST_CONTINUOUS,
-	FIPS_TEST_REPEAT_BLOCK,   /* ours: block equal to one of the last 64 */
+	FIPS_TEST_REPEAT_BLOCK,   /* ours: block equal to one of the last 64, or
+				   * repeating bytes of the last 16+ at any offset */
 	FIPS_TEST_SP800_RCT,      /* SP 800-90B 4.4.1 repetition count */
 	FIPS_TEST_SP800_APT,      /* SP 800-90B 4.4.2 adaptive proportion */
 	FIPS_TEST_MAX,
@@ -93,9 +100,12 @@ struct fips_gate_config {
 	unsigned int sample_bits; /* 1 or 8 */
 	double min_entropy;       /* H per sample */
 	double alpha_log2;        /* default -30 */
+	bool lagged_repeat;       /* the repeated-block test's lagged half,
+				   * fips/lagged.c (default on; only with
+				   * repeat_block) */
 };
 
-/* Defaults: continuous and repeat on, SP 800-90B on, 8-bit samples, H=6, alpha 2^-30. */
+/* Defaults: continuous and repeat (both halves) on, SP 800-90B on, 8-bit samples, H=6, alpha 2^-30. */
 void fips_gate_config_default(struct fips_gate_config *cfg);
 
 struct fips_counters {
@@ -111,6 +121,12 @@ struct fips_repeat_history {
 	unsigned int used;
 };
 
+struct fips_lagged_history {
+	uint32_t slot[2][FIPS_LAGGED_SLOTS];  /* anchor keys, 0: empty (fips/lagged.c) */
+	unsigned int current;                 /* the generation being filled */
+	unsigned int blocks;                  /* blocks in it so far */
+};
+
 struct fips_gate {
 	struct fips_gate_config cfg;
 	bool have_last_word;
@@ -121,6 +137,8 @@ struct fips_gate {
 	unsigned int rct_value, rct_count;
 	unsigned int apt_value, apt_count, apt_seen;
 	struct fips_repeat_history *history; /* NULL when repeat_block is off */
+	struct fips_lagged_history *lagged;  /* from the first block checked, with
+					      * repeat_block and lagged_repeat */
 	struct fips_counters counters;
 };
 
@@ -140,7 +158,10 @@ void fips_gate_seed(struct fips_gate *g, const uint8_t seed[FIPS_SEED_BYTES]);
  * 32-bit word with the previous one, across blocks; the first word ever is
  * only remembered unless fips_gate_seed() was called.
  *
- * Every block checked enters the repeated-block history, passing or not.
+ * Every block checked enters the repeated-block history, passing or not:
+ * a block fails it when it equals one of the last 64 blocks, or when it
+ * repeats, at any offset, stretches of the bytes of the last 16 to 32
+ * blocks (a source stuck on a buffer of any length up to 40 kB).
  * RCT and APT run on across blocks; a failure is reported for the block
  * holding the sample at which it happened: the RCT at every sample that
  * makes B >= C (so a stuck source fails every block), the APT once per

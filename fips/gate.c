@@ -22,6 +22,7 @@ void fips_gate_config_default(struct fips_gate_config *cfg)
 	*cfg = (struct fips_gate_config){
 		.continuous = true,
 		.repeat_block = true,
+		.lagged_repeat = true,
 		.sp800_90b = true,
 		.sample_bits = DEFAULT_SAMPLE_BITS,
 		.min_entropy = DEFAULT_MIN_ENTROPY,
@@ -66,6 +67,8 @@ void fips_gate_reset(struct fips_gate *g)
 	forget_health_state(g);
 	if (g->history)
 		fips_repeat_forget(g->history);
+	if (g->lagged)
+		fips_lagged_forget(g->lagged);
 }
 
 void fips_gate_destroy(struct fips_gate *g)
@@ -73,6 +76,10 @@ void fips_gate_destroy(struct fips_gate *g)
 	if (g->history) {
 		fips_repeat_forget(g->history);
 		free(g->history);
+	}
+	if (g->lagged) {
+		fips_lagged_forget(g->lagged);
+		free(g->lagged);
 	}
 	explicit_bzero(g, sizeof(*g));
 }
@@ -97,6 +104,18 @@ unsigned int fips_gate_check(struct fips_gate *g, const uint8_t block[FIPS_BLOCK
 		fail |= FIPS_FAIL_BIT(FIPS_TEST_CONTINUOUS);
 	if (g->history && fips_repeat_block(g->history, block))
 		fail |= FIPS_FAIL_BIT(FIPS_TEST_REPEAT_BLOCK);
+	/*
+	 * Run even after an exact repeat: every block enters its history.
+	 * Its 16 kB come with the first block, so a gate that never tests
+	 * (a source that does not run, an idle daemon) costs none; a block
+	 * that cannot be tested for want of them fails.
+	 */
+	if (g->history && g->cfg.lagged_repeat) {
+		if (!g->lagged)
+			g->lagged = calloc(1, sizeof(*g->lagged));
+		if (!g->lagged || fips_lagged_repeat(g->lagged, block))
+			fail |= FIPS_FAIL_BIT(FIPS_TEST_REPEAT_BLOCK);
+	}
 	if (g->cfg.sp800_90b) {
 		if (sp800_90b_rct_block(g, block, &st))
 			fail |= FIPS_FAIL_BIT(FIPS_TEST_SP800_RCT);

@@ -38,6 +38,13 @@ bool fips_repeat_block(struct fips_repeat_history *h,
 		       const uint8_t block[FIPS_BLOCK_BYTES]);
 void fips_repeat_forget(struct fips_repeat_history *h);
 
+/* ---- lagged.c -------------------------------------------------------- */
+
+/* True when @block repeats stretches of the remembered blocks' bytes at
+ * any offset; then remembers the block. */
+bool fips_lagged_repeat(struct fips_lagged_history *h, const uint8_t block[FIPS_BLOCK_BYTES]);
+void fips_lagged_forget(struct fips_lagged_history *h);
+
 /* ---- rct.c / apt.c: SP 800-90B 4.4 on one block ---------------------- */
 
 /*

@@ -7,6 +7,7 @@ FIPS_SOURCES = \
 	fips/block.c \
 	fips/continuous.c \
 	fips/gate.c \
+	fips/lagged.c \
 	fips/logmath.c \
 	fips/names.c \
 	fips/rct.c \

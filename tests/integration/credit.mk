@@ -3,7 +3,8 @@
 # accounting test with a recording mock of the kernel interface.
 CREDIT_INTEGRATION_TESTS = \
 	tests/integration/credit-quarantine-pause.sh \
-	tests/integration/credit-file-restart.sh
+	tests/integration/credit-file-restart.sh \
+	tests/integration/credit-stuck-page.sh
 TESTS += $(CREDIT_INTEGRATION_TESTS)
 EXTRA_DIST += $(CREDIT_INTEGRATION_TESTS)
 

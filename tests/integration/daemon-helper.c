@@ -4,7 +4,9 @@
  * own loop code (only the gate library is shared):
  *   gen KIND BLOCKS OUT   write FIPS_SEED_BYTES + BLOCKS blocks of KIND:
  *                         random, zeros, stuck (a 16-byte pattern), repeat
- *                         (one random block over and over), biased (60% ones)
+ *                         (one random block over and over), page (one
+ *                         random 4096-byte buffer over and over: no block
+ *                         equals another), biased (60% ones)
  *   expect IN OUT         what rngd must hand a file sink from IN as its only
  *                         source with --quarantine-after=0: the first 4 bytes
  *                         seed the continuous test, each whole 2500-byte block
@@ -41,7 +43,7 @@ static void read_random(uint8_t *buf, size_t len)
 
 static int gen(const char *kind, long blocks, const char *out)
 {
-	uint8_t block[FIPS_BLOCK_BYTES], first[FIPS_BLOCK_BYTES], seed[FIPS_SEED_BYTES];
+	uint8_t block[FIPS_BLOCK_BYTES], first[FIPS_BLOCK_BYTES], seed[FIPS_SEED_BYTES], page[4096];
 	FILE *f = fopen(out, "wb");
 
 	if (!f)
@@ -49,6 +51,7 @@ static int gen(const char *kind, long blocks, const char *out)
 	read_random(seed, sizeof(seed));
 	fwrite(seed, 1, sizeof(seed), f);
 	read_random(first, sizeof(first));
+	read_random(page, sizeof(page));
 	for (long i = 0; i < blocks; i++) {
 		if (strcmp(kind, "random") == 0) {
 			read_random(block, sizeof(block));
@@ -59,6 +62,9 @@ static int gen(const char *kind, long blocks, const char *out)
 				block[k] = first[k % 16];
 		} else if (strcmp(kind, "repeat") == 0) {
 			memcpy(block, first, sizeof(block));
+		} else if (strcmp(kind, "page") == 0) {
+			for (size_t k = 0; k < sizeof(block); k++)
+				block[k] = page[((size_t)i * sizeof(block) + k) % sizeof(page)];
 		} else if (strcmp(kind, "biased") == 0) {
 			uint8_t r[FIPS_BLOCK_BYTES * 8];
 

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,7 +31,7 @@ static void gate_with(struct fips_gate *g, bool continuous, bool repeat, bool sp
 		      unsigned int sample_bits, double h, double alpha_log2)
 {
 	struct fips_gate_config cfg = {
-		.continuous = continuous, .repeat_block = repeat, .sp800_90b = sp800,
+		.continuous = continuous, .repeat_block = repeat, .lagged_repeat = repeat, .sp800_90b = sp800,
 		.sample_bits = sample_bits, .min_entropy = h, .alpha_log2 = alpha_log2,
 	};
 
@@ -62,7 +63,7 @@ static void config_errors(void **state)
 
 	(void)state;
 	fips_gate_config_default(&cfg);
-	assert_true(cfg.continuous && cfg.repeat_block && cfg.sp800_90b);
+	assert_true(cfg.continuous && cfg.repeat_block && cfg.lagged_repeat && cfg.sp800_90b);
 	assert_int_equal(cfg.sample_bits, 8);
 	assert_true(cfg.min_entropy == 6.0 && cfg.alpha_log2 == -30.0);
 	assert_int_equal(fips_gate_init(&g, &cfg), 0);
@@ -185,6 +186,89 @@ static void repeated_block_history_keeps_no_block_bytes(void **state)
 		(void)fips_gate_check(&g, block);
 		assert_null(memmem(g.history, sizeof(*g.history), block + 100, 16));
 	}
+	fips_gate_destroy(&g);
+}
+
+/*
+ * A source stuck on a buffer of @period random bytes, read in blocks:
+ * every block whose bytes are all first seen passes the repeated-block
+ * test; every block that starts a window (64 bytes) past the first
+ * repeat fails it, whatever the period's alignment to the block, up to
+ * 16 blocks of lag (40000 bytes). Returns the number of blocks that
+ * failed it.
+ */
+static unsigned int stuck_source(size_t period, unsigned int blocks, uint64_t seed)
+{
+	uint8_t *buf = malloc(period), block[TB_BLOCK_BYTES];
+	unsigned int failed = 0;
+	struct fips_gate g;
+	struct tb_rng r;
+
+	assert_non_null(buf);
+	tb_seed(&r, seed);
+	for (size_t i = 0; i < period; i++)
+		buf[i] = (uint8_t)tb_next(&r);
+	gate_with(&g, false, true, false, 8, 0, 0);
+	for (unsigned int k = 0; k < blocks; k++) {
+		size_t start = (size_t)k * TB_BLOCK_BYTES;
+		unsigned int got;
+
+		for (size_t i = 0; i < TB_BLOCK_BYTES; i++)
+			block[i] = buf[(start + i) % period];
+		got = fips_gate_check(&g, block) & REPEAT;
+		failed += got != 0;
+		if (start + TB_BLOCK_BYTES <= period)
+			assert_int_equal(got, 0);
+		else if (start >= period + 64 && period <= 16 * TB_BLOCK_BYTES)
+			assert_int_equal(got, REPEAT);
+	}
+	fips_gate_destroy(&g);
+	free(buf);
+	return failed;
+}
+
+/* A stuck buffer of any length fails, not only one of whole blocks: a
+ * 4096-byte page shifts by 1596 bytes a block and no block equals another. */
+static void repeated_bytes_at_any_lag(void **state)
+{
+	static const size_t periods[] = { 1000, 2499, 2501, 4096, 4099, 12345, 16 * TB_BLOCK_BYTES };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(periods) / sizeof(periods[0]); i++)
+		assert_true(stuck_source(periods[i], 60, 90 + i) > 0);
+	/* Past the history (32 blocks at the most) a repeat is not seen: the
+	 * documented limit, 40 kB always, up to 80 kB sometimes. */
+	assert_int_equal(stuck_source(33 * TB_BLOCK_BYTES + 7, 40, 99), 0);
+}
+
+/* Fresh random bytes never fail it by chance (1e-19 a block by design),
+ * and a reset forgets what was seen. */
+static void repeated_bytes_not_in_fresh_data(void **state)
+{
+	uint8_t block[TB_BLOCK_BYTES], first[TB_BLOCK_BYTES];
+	struct fips_gate g;
+	struct tb_rng r;
+
+	(void)state;
+	tb_seed(&r, 100);
+	gate_with(&g, false, true, false, 8, 0, 0);
+	tb_random_block(first, &r);
+	assert_int_equal(fips_gate_check(&g, first), 0);
+	for (unsigned int k = 0; k < 20000; k++) {
+		tb_random_block(block, &r);
+		assert_int_equal(fips_gate_check(&g, block) & REPEAT, 0);
+	}
+	/* The first block shifted by 100 bytes: seen long ago, forgotten. */
+	memmove(block, first + 100, TB_BLOCK_BYTES - 100);
+	assert_int_equal(fips_gate_check(&g, block) & REPEAT, 0);
+	/* Seen just now, shifted: fails; after a reset (a new device) it passes. */
+	memmove(block, first, TB_BLOCK_BYTES);
+	assert_int_equal(fips_gate_check(&g, block) & REPEAT, REPEAT);
+	memmove(block, first + 100, TB_BLOCK_BYTES - 100);
+	assert_int_equal(fips_gate_check(&g, block) & REPEAT, REPEAT);
+	fips_gate_reset(&g);
+	assert_int_equal(fips_gate_check(&g, block) & REPEAT, 0);
+	assert_null(memmem(g.lagged, sizeof(*g.lagged), first + 200, 16));
 	fips_gate_destroy(&g);
 }
 
@@ -404,6 +488,8 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(continuous_across_blocks_and_seed),
 	cmocka_unit_test(repeated_block_history),
 	cmocka_unit_test(repeated_block_history_keeps_no_block_bytes),
+	cmocka_unit_test(repeated_bytes_at_any_lag),
+	cmocka_unit_test(repeated_bytes_not_in_fresh_data),
 	AT_CUTOFF_TEST(rct_bytes_at_cutoff),
 	AT_CUTOFF_TEST(rct_bits_at_cutoff),
 	AT_CUTOFF_TEST(apt_bytes_at_cutoff),
