@@ -26,7 +26,7 @@
 /* Its lagged half (fips/lagged.c): anchors kept per generation of this
  * many blocks, two generations; a block fails at this many hits. */
 #define FIPS_LAGGED_GEN_BLOCKS 16
-#define FIPS_LAGGED_MAX_ANCHORS 96
+#define FIPS_LAGGED_MAX_ANCHORS 64
 #define FIPS_LAGGED_SLOTS 2048
 #define FIPS_LAGGED_MIN_HITS 4
 

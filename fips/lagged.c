@@ -7,74 +7,114 @@
  * block, so no block equals an earlier one and every other test passes:
  * without this the gate would credit the same bytes over and over.
  *
- * Content, not offsets, picks what is remembered: a rolling sum over the
- * last 64 bytes (S = 2S + byte) marks about one position in 32 as an
- * anchor, wherever the same bytes stand, and the anchors' 32-bit keys of
- * the last 16 to 32 blocks (40 to 80 kB of stream) are kept in two
- * generations of a hash set. Bytes that repeat with any lag within that
- * history put about 2500 / 32 of a block's anchors in the set; a block
- * fails at FIPS_LAGGED_MIN_HITS. An anchor of fresh random bytes hits by
- * chance with p ~ 2 x 16 x 77 / 2^32 ~ 6e-7, some 4e-5 a block, so four
- * hits in one block ~ 1e-19; a false failure would fail closed (the block
- * is mixed, never credited). Only keys are kept, no bytes: 16 kB a source.
+ * Content, not offsets, picks what is remembered: a byte whose low six
+ * bits are zero, about one in 64, is an anchor wherever it stands, and
+ * the 32-bit key of the 32 bytes that end at it is what is looked up and
+ * kept. The keys of the last 16 to 32 blocks (40 to 80 kB of stream) are
+ * kept in two generations of a set. Bytes that repeat with any lag within
+ * that history find about 2500 / 64 = 39 of a block's anchors in the set
+ * (fewer than 20 in 3e-4 of such blocks, fewer than 4 in 1e-13); a block fails
+ * at FIPS_LAGGED_MIN_HITS. An anchor of fresh random bytes hits by chance
+ * with p ~ 2 x 16 x 39 / 2^32 ~ 3e-7, some 1e-5 a block, so four hits in
+ * one block ~ 1e-21; a false failure would fail closed (the block is
+ * mixed, never credited). Only keys are kept, no bytes: 16 kB a source.
  */
 #include <config.h>
 
 #include <string.h>
 
+#include "fips/byte_load.h"
 #include "fips/internal.h"
 
-/* Bytes the rolling sum covers; a block's first ones have no full window. */
-#define LAGGED_WINDOW 64
-/* Anchor when the sum's top bits, which its last 12 bytes and the carries
- * of the others set, are zero: one position in 32. */
-#define LAGGED_ANCHOR_BELOW (UINT64_C(1) << 59)
-#define LAGGED_KEY_MUL UINT64_C(0xd6e8feb86659fd93)
+/* The bytes a key covers, the anchor last. */
+#define LAGGED_WINDOW 32
+#define LAGGED_BYTES(b) (UINT64_C(0x0101010101010101) * (b))
 
 _Static_assert((FIPS_LAGGED_SLOTS & (FIPS_LAGGED_SLOTS - 1)) == 0, "slots: a power of two");
 
-static uint32_t key_of(uint64_t sum)
+/* The key of the window that ends at @last: four words, each through its
+ * own odd multiplier, so no reordering of them keeps the key. */
+static uint32_t key_of(const uint8_t *last)
 {
-	uint32_t key = (uint32_t)((sum * LAGGED_KEY_MUL) >> 32);
+	const uint8_t *w = last + 1 - LAGGED_WINDOW;
+	uint64_t h = load_le64(w) * UINT64_C(0x9e3779b97f4a7c15);
+	uint32_t key;
 
+	h = (h ^ (h >> 29) ^ load_le64(w + 8)) * UINT64_C(0xbf58476d1ce4e5b9);
+	h = (h ^ (h >> 29) ^ load_le64(w + 16)) * UINT64_C(0x94d049bb133111eb);
+	h = (h ^ (h >> 29) ^ load_le64(w + 24)) * UINT64_C(0xd6e8feb86659fd93);
+	key = (uint32_t)(h >> 32);
 	return key ? key : 1; /* 0 marks an empty slot */
+}
+
+/*
+ * A generation is a set of 4-key buckets: a lookup compares one bucket
+ * without a branch on what it finds (a probe chain's branches cost more
+ * than the rest of the test). A key whose bucket is full is not kept: at
+ * 16 x ~39 keys in 512 buckets, under one key in a hundred.
+ */
+#define LAGGED_BUCKET 4
+
+static const uint32_t *bucket_of(const uint32_t *slot, uint32_t key)
+{
+	return slot + (key & (FIPS_LAGGED_SLOTS / LAGGED_BUCKET - 1)) * LAGGED_BUCKET;
 }
 
 static bool gen_has(const uint32_t *slot, uint32_t key)
 {
-	for (uint32_t i = key;; i++) {
-		uint32_t v = slot[i & (FIPS_LAGGED_SLOTS - 1)];
+	const uint32_t *b = bucket_of(slot, key);
 
-		if (v == key)
-			return true;
-		if (v == 0)
-			return false;
-	}
+	return (b[0] == key) | (b[1] == key) | (b[2] == key) | (b[3] == key);
 }
 
 static void gen_add(uint32_t *slot, uint32_t key)
 {
-	uint32_t i = key;
+	uint32_t *b = slot + (bucket_of(slot, key) - slot);
 
-	while (slot[i & (FIPS_LAGGED_SLOTS - 1)] != 0 && slot[i & (FIPS_LAGGED_SLOTS - 1)] != key)
-		i++;
-	slot[i & (FIPS_LAGGED_SLOTS - 1)] = key;
+	for (unsigned int i = 0; i < LAGGED_BUCKET; i++) {
+		if (b[i] == key)
+			return;
+		if (b[i] == 0) {
+			b[i] = key;
+			return;
+		}
+	}
+}
+
+/* 0x80 in each byte of @w whose low six bits are zero: no byte carries
+ * into the next, as t's bytes stay below 0x40. */
+static uint64_t anchor_bytes(uint64_t w)
+{
+	uint64_t t = w & LAGGED_BYTES(0x3f);
+
+	return ~((t + LAGGED_BYTES(0x7f)) | t) & LAGGED_BYTES(0x80);
 }
 
 /*
  * The block's anchor keys, in @keys (at most FIPS_LAGGED_MAX_ANCHORS: a
  * block with more, a pathological one, keeps the first ones). Returns
- * their count.
+ * their count. Eight bytes a step: a branch a byte would cost more than
+ * the keys.
  */
 static unsigned int anchors(const uint8_t block[FIPS_BLOCK_BYTES], uint32_t keys[FIPS_LAGGED_MAX_ANCHORS])
 {
-	uint64_t sum = 0;
 	unsigned int n = 0;
 
-	for (size_t j = 0; j < FIPS_BLOCK_BYTES; j++) {
-		sum = (sum << 1) + block[j];
-		if (j + 1 >= LAGGED_WINDOW && sum < LAGGED_ANCHOR_BELOW && n < FIPS_LAGGED_MAX_ANCHORS)
-			keys[n++] = key_of(sum);
+	for (size_t j = 0; j < FIPS_BLOCK_BYTES && n < FIPS_LAGGED_MAX_ANCHORS; j += 8) {
+		size_t len = FIPS_BLOCK_BYTES - j < 8 ? FIPS_BLOCK_BYTES - j : 8;
+		uint64_t found;
+
+		if (len == 8)
+			found = anchor_bytes(load_le64(block + j));
+		else /* the tail: its missing bytes read as zeros, not anchors */
+			found = anchor_bytes(load_le_upto64(block + j, len)) & ((UINT64_C(1) << (8 * len)) - 1);
+		while (found && n < FIPS_LAGGED_MAX_ANCHORS) {
+			size_t at = j + (size_t)__builtin_ctzll(found) / 8;
+
+			found &= found - 1;
+			if (at + 1 >= LAGGED_WINDOW)
+				keys[n++] = key_of(block + at);
+		}
 	}
 	return n;
 }
@@ -104,5 +144,3 @@ void fips_lagged_forget(struct fips_lagged_history *h)
 	explicit_bzero(h, sizeof(*h));
 }
 
-_Static_assert(FIPS_LAGGED_GEN_BLOCKS * FIPS_LAGGED_MAX_ANCHORS < FIPS_LAGGED_SLOTS,
-	       "a generation never fills its set: every probe ends at an empty slot");

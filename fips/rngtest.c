@@ -189,10 +189,6 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	memset(opt, 0, sizeof(*opt));
 	fips_gate_config_default(&opt->gate);
 	opt->gate.sp800_90b = false;
-	/* The whole-block half only: the lagged half would take rngtest under
-	 * its speed target against the peer's (README, Benchmarks; 3x the
-	 * gate's time), and rngd, which credits, runs both. */
-	opt->gate.lagged_repeat = false;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:c:t:phV", long_options, NULL)) != -1) {

@@ -39,6 +39,15 @@ check "zeros: every block after the first repeats" [ "$(value "$work/zeros.err" 
 check "zeros: bits received counts everything" [ "$(value "$work/zeros.err" 'bits received from input')" = $((100 * FIPS_BLOCK_BITS)) ]
 check "zeros: input ran out" grep -q '^rngtest: entropy source exhausted!$' "$work/zeros.err"
 
+# ---- a generator stuck on one 4096-byte buffer: no block equals another
+# and each passes the FIPS 140-2 tests, but each repeats bytes already read.
+head -c 4096 /dev/urandom > "$work/page"
+rc=0
+for _ in $(seq 40); do cat "$work/page"; done | "$ours" 2>"$work/page.err" || rc=$?
+check "stuck page: exit 1" [ "$rc" = 1 ]
+check "stuck page: 65 blocks, at most 2 pass" [ "$(value "$work/page.err" 'FIPS 140-2 successes')" -le 2 ]
+check "stuck page: the rest fail as repeats" [ "$(value "$work/page.err" 'Repeated block (last 64)')" -ge 63 ]
+
 # ---- options: usage errors exit 10 with one line saying why.
 usage_case() {
 	run usage "$@" </dev/null
