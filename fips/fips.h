@@ -23,11 +23,13 @@
 #define FIPS_RUN_BUCKETS 6
 /* The repeated-block test remembers this many previous blocks. */
 #define FIPS_REPEAT_HISTORY 64
-/* Its lagged half (fips/lagged.c): anchors kept per generation of this
- * many blocks, two generations; a block fails at this many hits. */
-#define FIPS_LAGGED_GEN_BLOCKS 16
+/* Its lagged half (fips/lagged.c): anchor keys kept in FIPS_LAGGED_GENS
+ * generations of FIPS_LAGGED_GEN_BLOCKS blocks, FIPS_LAGGED_SLOTS keys
+ * each; a block fails at FIPS_LAGGED_MIN_HITS hits. */
+#define FIPS_LAGGED_GENS 4
+#define FIPS_LAGGED_GEN_BLOCKS 12
 #define FIPS_LAGGED_MAX_ANCHORS 64
-#define FIPS_LAGGED_SLOTS 2048
+#define FIPS_LAGGED_SLOTS 1024
 #define FIPS_LAGGED_MIN_HITS 4
 
 enum fips_test {
@@ -37,7 +39,7 @@ enum fips_test {
 	FIPS_TEST_LONG_RUN,
 	FIPS_TEST_CONTINUOUS,
 	FIPS_TEST_REPEAT_BLOCK,   /* ours: block equal to one of the last 64, or
-				   * repeating bytes of the last 16+ at any offset */
+				   * repeating bytes of the last 36+ at any offset */
 	FIPS_TEST_SP800_RCT,      /* SP 800-90B 4.4.1 repetition count */
 	FIPS_TEST_SP800_APT,      /* SP 800-90B 4.4.2 adaptive proportion */
 	FIPS_TEST_MAX,
@@ -122,7 +124,7 @@ struct fips_repeat_history {
 };
 
 struct fips_lagged_history {
-	uint32_t slot[2][FIPS_LAGGED_SLOTS];  /* anchor keys, 0: empty (fips/lagged.c) */
+	uint32_t slot[FIPS_LAGGED_GENS][FIPS_LAGGED_SLOTS]; /* keys, 0: empty (fips/lagged.c) */
 	unsigned int current;                 /* the generation being filled */
 	unsigned int blocks;                  /* blocks in it so far */
 };
@@ -160,8 +162,8 @@ void fips_gate_seed(struct fips_gate *g, const uint8_t seed[FIPS_SEED_BYTES]);
  *
  * Every block checked enters the repeated-block history, passing or not:
  * a block fails it when it equals one of the last 64 blocks, or when it
- * repeats, at any offset, stretches of the bytes of the last 16 to 32
- * blocks (a source stuck on a buffer of any length up to 40 kB).
+ * repeats, at any offset, stretches of its own bytes or of the last 36 to
+ * 47 blocks' (a source stuck on a buffer of any length up to 90 kB).
  * RCT and APT run on across blocks; a failure is reported for the block
  * holding the sample at which it happened: the RCT at every sample that
  * makes B >= C (so a stuck source fails every block), the APT once per

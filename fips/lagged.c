@@ -10,14 +10,15 @@
  * Content, not offsets, picks what is remembered: a byte whose low six
  * bits are zero, about one in 64, is an anchor wherever it stands, and
  * the 32-bit key of the 32 bytes that end at it is what is looked up and
- * kept. The keys of the last 16 to 32 blocks (40 to 80 kB of stream) are
- * kept in two generations of a set. Bytes that repeat with any lag within
- * that history find about 2500 / 64 = 39 of a block's anchors in the set
- * (fewer than 20 in 3e-4 of such blocks, fewer than 4 in 1e-13); a block fails
- * at FIPS_LAGGED_MIN_HITS. An anchor of fresh random bytes hits by chance
- * with p ~ 2 x 16 x 39 / 2^32 ~ 3e-7, some 1e-5 a block, so four hits in
- * one block ~ 1e-21; a false failure would fail closed (the block is
- * mixed, never credited). Only keys are kept, no bytes: 16 kB a source.
+ * kept. The keys are kept in four generations of 12 blocks, so a block is
+ * compared with its own earlier bytes and those of the last 36 to 47
+ * blocks (90 to 117 kB of stream). Bytes that repeat with any lag within
+ * that history find about 2500 / 64 = 39 of a block's anchors (fewer than
+ * 20 in 3e-4 of such blocks, fewer than 4 in 1e-13); a block fails at
+ * FIPS_LAGGED_MIN_HITS. An anchor of fresh random bytes hits by chance
+ * with p ~ 4 x 12 x 39 / 2^32 ~ 4e-7, so four hits in one block ~ 3e-21;
+ * a false failure would fail closed (the block is mixed, never credited).
+ * Only keys are kept, no bytes: 16 kB a source.
  */
 #include <config.h>
 
@@ -51,7 +52,7 @@ static uint32_t key_of(const uint8_t *last)
  * A generation is a set of 4-key buckets: a lookup compares one bucket
  * without a branch on what it finds (a probe chain's branches cost more
  * than the rest of the test). A key whose bucket is full is not kept: at
- * 16 x ~39 keys in 512 buckets, under one key in a hundred.
+ * 12 x ~39 keys in 256 buckets, some 3 keys in a hundred.
  */
 #define LAGGED_BUCKET 4
 
@@ -124,16 +125,22 @@ bool fips_lagged_repeat(struct fips_lagged_history *h, const uint8_t block[FIPS_
 	uint32_t keys[FIPS_LAGGED_MAX_ANCHORS];
 	unsigned int n = anchors(block, keys), hits = 0;
 
-	for (unsigned int i = 0; i < n; i++)
-		hits += gen_has(h->slot[0], keys[i]) || gen_has(h->slot[1], keys[i]);
-	/* The older generation goes when the newer one is full. */
+	/* The oldest generation goes when the newest is full. */
 	if (h->blocks == FIPS_LAGGED_GEN_BLOCKS) {
-		h->current ^= 1;
+		h->current = (h->current + 1) % FIPS_LAGGED_GENS;
 		memset(h->slot[h->current], 0, sizeof(h->slot[h->current]));
 		h->blocks = 0;
 	}
-	for (unsigned int i = 0; i < n; i++)
+	/* Each key is looked up before it is kept: the block's own earlier
+	 * anchors count too (a buffer shorter than a block repeats inside it). */
+	for (unsigned int i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (unsigned int g = 0; g < FIPS_LAGGED_GENS; g++)
+			seen |= gen_has(h->slot[g], keys[i]);
+		hits += seen;
 		gen_add(h->slot[h->current], keys[i]);
+	}
 	h->blocks++;
 	explicit_bzero(keys, sizeof(keys));
 	return hits >= FIPS_LAGGED_MIN_HITS;

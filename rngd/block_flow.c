@@ -136,7 +136,8 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 			.ready = ready,
 			.credited = ready && !l->cfg.test_mode &&
 				    credit_entropy_per_bit(&s->src, s->settings.credit_explicit,
-							   l->sink->feeds_this_kernel) > 0,
+							   l->sink->feeds_this_kernel &&
+								   credit_is_circular(&s->src)) > 0,
 			.priority = s->src.priority,
 		};
 	}
@@ -226,6 +227,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rngd_block *b, uint64_t now)
 {
 	unsigned int mask, credit;
+	bool circular;
 
 	if (b->seed) {
 		fips_gate_seed(&s->gate, b->data);
@@ -242,8 +244,11 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 		rngd_log(l->log, LOG_NOTICE, s->src.name, "passed its re-test; back in service");
 		return;
 	}
-	credit = credit_bits_for(FIPS_BLOCK_BYTES, credit_entropy_per_bit(&s->src, s->settings.credit_explicit,
-										      l->sink->feeds_this_kernel));
+	/* The block's own fact, and the source's now: either makes it the
+	 * kernel's own output (a re-open may have moved the path since). */
+	circular = l->sink->feeds_this_kernel && (b->kernel_generator || credit_is_circular(&s->src));
+	credit = credit_bits_for(FIPS_BLOCK_BYTES,
+				 credit_entropy_per_bit(&s->src, s->settings.credit_explicit, circular));
 	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);
 }
 

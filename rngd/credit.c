@@ -6,7 +6,7 @@
 #include "rngd/credit.h"
 #include "sources/source.h"
 
-double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool sink_feeds_this_kernel)
+double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool circular)
 {
 	const struct rng_source_ops *ops = src->ops;
 	double v = src->entropy_per_bit;
@@ -21,7 +21,7 @@ double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool 
 		v = ops->default_entropy_per_bit;
 	if (ops->may_credit && !ops->may_credit(src))
 		v = 0.0;
-	if (sink_feeds_this_kernel && credit_is_circular(src))
+	if (circular)
 		v = 0.0;
 	return v;
 }

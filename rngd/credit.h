@@ -23,12 +23,13 @@ struct rng_source;
  * source's facts make its default (default_credit(): RDSEED or RDRAND)
  * capped by src->credit_ceiling (-e); never above the default of a
  * credit_fixed source; 0 while the source says its bytes may earn none
- * (may_credit()), and 0, whatever the user set, for bytes of this
- * kernel's own generator going back to it (@sink_feeds_this_kernel and
- * credit_is_circular()). Sources never write the credit themselves: only
- * the main thread decides it.
+ * (may_credit()), and 0, whatever the user set, when the bytes are
+ * @circular: read from this kernel's own generator and going back to it
+ * (the caller knows the sink, and for a block, the fact it was read with:
+ * a re-open may have changed the source's since). Sources never write
+ * the credit themselves: only the main thread decides it.
  */
-double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool sink_feeds_this_kernel);
+double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool circular);
 
 /*
  * True while @src reads this machine's kernel generator (/dev/urandom,

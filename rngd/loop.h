@@ -50,6 +50,9 @@ struct rngd_loop_hook {
 struct rngd_block {
 	uint8_t data[FIPS_BLOCK_BYTES];
 	bool seed;                     /* FIPS_SEED_BYTES for the continuous test */
+	bool kernel_generator;         /* read from this kernel's own generator
+					* (credit_is_circular() at the open it was
+					* read through) */
 };
 
 enum rngd_slot_state {

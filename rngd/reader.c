@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rngd/credit.h"
 #include "rngd/eventfd.h"
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
@@ -25,6 +26,16 @@
 
 /* reader_read(): woken by rngd_slot_wake() while waiting on the source. */
 #define READER_WOKEN (-EINTR)
+
+void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s)
+{
+	if (!l->sink->feeds_this_kernel || !credit_is_circular(&s->src) || s->circular_warned)
+		return;
+	s->circular_warned = true;
+	rngd_log(l->log, LOG_WARNING, s->src.name,
+		 "reads this kernel's own generator (/dev/random or /dev/urandom): its bytes go back to "
+		 "the kernel they came from, mixed in with no credit, whatever its setting");
+}
 
 static void wake_main(struct rngd_loop *l)
 {
@@ -200,6 +211,7 @@ static void *reader_main(void *arg)
 				backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 				continue;
 			}
+			rngd_slot_warn_circular(l, s);
 			wake_main(l);
 		}
 
@@ -231,6 +243,7 @@ static void *reader_main(void *arg)
 				have = 0;
 			} else if (have == need) {
 				blk.seed = !seeded;
+				blk.kernel_generator = credit_is_circular(&s->src);
 				s->ring[(s->head + s->count) % RNGD_QUEUE_BLOCKS] = blk;
 				s->count++;
 				have = 0;

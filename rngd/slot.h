@@ -29,6 +29,9 @@ struct rngd_slot {
 					* inside a source call): the source's state
 					* is unknown, so it is neither closed nor
 					* released */
+	bool circular_warned;          /* rngd_slot_warn_circular() said it: by the
+					* main thread before the reader starts,
+					* then by the reader */
 	bool stuck;                    /* that thread still runs (a read asleep in
 					* the kernel, a FIFO open waiting for a
 					* writer): nothing it may touch is freed

@@ -122,7 +122,6 @@ static int file_open(struct rng_source *src)
 		err = -errno;
 		goto fail;
 	}
-	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	if (S_ISREG(st.st_mode)) {
 		bool same = p->regular && st.st_dev == p->dev && st.st_ino == p->ino;
 
@@ -160,6 +159,8 @@ static int file_open(struct rng_source *src)
 		err = -errno;
 		goto fail;
 	}
+	/* Only an open that succeeds says what is read now. */
+	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	p->fd = rng_take_fd(&fd);
 	return 0;
 fail:

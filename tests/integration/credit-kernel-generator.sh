@@ -54,6 +54,53 @@ no_credit file file
 run egd 2 -r /dev/urandom -O hwrng:entropy_per_bit:1 --egd-socket "$T/egd"
 no_credit egd hwrng
 
+# The path moves while blocks read from /dev/urandom wait in the queue:
+# first to a directory (the source cannot open), then to a file of known
+# bytes. A block is credited by what it was read from, not by what the
+# path names when it reaches the gate: no urandom block is credited, the
+# file's blocks are.
+rm -f "$RNGD_MOCK_KERNEL_LOG" "$RNGD_MOCK_KERNEL_STATE"
+ln -s /dev/urandom "$T/moving"
+mkdir "$T/dir"
+"$HELPER" gen random 20 "$T/known" || fail gen
+start_rngd -x all -n file -O file:path:"$T/moving" -O file:entropy_per_bit:1 -o /dev/null
+wait_log "file: opened"
+sleep 1.5
+ln -sfn "$T/dir" "$T/moving"
+kill -HUP "$RNGD_PID"
+wait_log "configuration reloaded"
+sleep 1.5
+ln -sfn "$T/known" "$T/moving"
+kill -HUP "$RNGD_PID"
+for _ in $(seq 150); do
+	grep -q '^add [0-9]* [1-9]' "$RNGD_MOCK_KERNEL_LOG" && break
+	sleep 0.1
+done
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "moving: rngd exited $RC"
+python3 - "$RNGD_MOCK_KERNEL_LOG" "$T/known" > "$T/verdict" <<'PY' || fail "moving: $(tail -1 "$T/verdict")"
+import sys
+known = open(sys.argv[2], "rb").read()
+urandom = credited_known = 0
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[0] != "add":
+        continue
+    credit, data = int(f[2]), bytes.fromhex(f[-1])
+    if data[:64] in known:
+        credited_known += credit > 0
+    else:
+        urandom += 1
+        if credit:
+            print(f"a block read from /dev/urandom was credited {credit} bits")
+            sys.exit(1)
+if not urandom or not credited_known:
+    print(f"{urandom} urandom blocks, {credited_known} credited file blocks: the case did not happen")
+    sys.exit(1)
+print(f"ok: moving: {urandom} urandom blocks credited 0 after the path moved, {credited_known} file blocks credited")
+PY
+cat "$T/verdict"
+
 # Some other kernel: the same device earns its setting, and the warning
 # is not given.
 unset RNGD_MOCK_KERNEL_IS_THIS

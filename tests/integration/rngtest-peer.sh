@@ -66,7 +66,9 @@ at_least() { [ "$(value "$work/$1.peer" "$2")" -ge "$3" ]; }
 compare random 0 "" -s 1 random $((8 * MiB))
 check "random: some blocks tested" at_least random 'FIPS 140-2 successes' 3000
 
-compare zeros $(((MiB - 4) / BLOCK - 1)) "" -s 2 zeros $((MiB))
+# Zeros repeat inside the first block too (the lagged half sees that);
+# a 4-byte pattern with no byte that is an anchor repeats from the second.
+compare zeros $(((MiB - 4) / BLOCK)) "" -s 2 zeros $((MiB))
 check "zeros: every block fails monobit" at_least zeros 'FIPS 140-2(2001-10-10) Monobit' 419
 
 compare pattern4 $(((MiB - 4) / BLOCK - 1)) "" -s 3 pattern4 $((MiB))

@@ -192,10 +192,9 @@ static void repeated_block_history_keeps_no_block_bytes(void **state)
 /*
  * A source stuck on a buffer of @period random bytes, read in blocks:
  * every block whose bytes are all first seen passes the repeated-block
- * test; every block that starts a window (64 bytes) past the first
- * repeat fails it, whatever the period's alignment to the block, up to
- * 16 blocks of lag (40000 bytes). Returns the number of blocks that
- * failed it.
+ * test; every block that holds 1000 repeated bytes fails it, whatever the
+ * period's alignment to the block, up to 36 blocks of lag (90000 bytes).
+ * Returns the number of blocks that failed it.
  */
 static unsigned int stuck_source(size_t period, unsigned int blocks, uint64_t seed)
 {
@@ -219,7 +218,7 @@ static unsigned int stuck_source(size_t period, unsigned int blocks, uint64_t se
 		failed += got != 0;
 		if (start + TB_BLOCK_BYTES <= period)
 			assert_int_equal(got, 0);
-		else if (start >= period + 64 && period <= 16 * TB_BLOCK_BYTES)
+		else if (start + TB_BLOCK_BYTES >= period + 1000 && period <= 36 * TB_BLOCK_BYTES)
 			assert_int_equal(got, REPEAT);
 	}
 	fips_gate_destroy(&g);
@@ -228,20 +227,23 @@ static unsigned int stuck_source(size_t period, unsigned int blocks, uint64_t se
 }
 
 /* A stuck buffer of any length fails, not only one of whole blocks: a
- * 4096-byte page shifts by 1596 bytes a block and no block equals another. */
+ * 4096-byte page shifts by 1596 bytes a block and no block equals another;
+ * 1000 bytes repeat inside the first block. */
 static void repeated_bytes_at_any_lag(void **state)
 {
-	static const size_t periods[] = { 1000, 2499, 2501, 4096, 4099, 12345, 16 * TB_BLOCK_BYTES };
+	static const size_t periods[] = {
+		1000, 1500, 2499, 2501, 4096, 4099, 12345, 65536, 36 * TB_BLOCK_BYTES,
+	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(periods) / sizeof(periods[0]); i++)
-		assert_true(stuck_source(periods[i], 60, 90 + i) > 0);
-	/* Past the history (32 blocks at the most) a repeat is not seen: the
-	 * documented limit, 40 kB always, up to 80 kB sometimes. */
-	assert_int_equal(stuck_source(33 * TB_BLOCK_BYTES + 7, 40, 99), 0);
+		assert_true(stuck_source(periods[i], 100, 90 + i) > 0);
+	/* Past the history (47 blocks at the most) a repeat is not seen: the
+	 * documented limit, 90 kB always, up to 117 kB sometimes. */
+	assert_int_equal(stuck_source(48 * TB_BLOCK_BYTES + 7, 60, 99), 0);
 }
 
-/* Fresh random bytes never fail it by chance (1e-19 a block by design),
+/* Fresh random bytes never fail it by chance (3e-21 a block by design),
  * and a reset forgets what was seen. */
 static void repeated_bytes_not_in_fresh_data(void **state)
 {
