@@ -60,6 +60,11 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 
 /* True while the host's kernel pool is filling (credit counts): then
  * credited blocks go first and only to the host (rngd.8). */
+static bool sink_credit_only(const struct rngd_loop *l)
+{
+	return l->sink->ops->credit_only && l->sink->ops->credit_only(l->sink);
+}
+
 bool rngd_flow_host_filling(const struct rngd_loop *l)
 {
 	struct rng_sink_counters c;
@@ -123,6 +128,7 @@ static bool slot_has_block(struct rngd_slot *s)
 struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 {
 	struct rngd_pick_candidate c[l->n_slots ? l->n_slots : 1];
+	bool credit_only;
 	int best;
 
 	for (size_t i = 0; i < l->n_slots; i++) {
@@ -141,7 +147,11 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 			.priority = s->src.priority,
 		};
 	}
-	best = rngd_policy_pick(c, l->n_slots, rngd_flow_host_filling(l), now < l->zero_credit_not_before_ms);
+	/* For the EGD reserve a zero-credit block is never due: it would be
+	 * dropped (and no deadline wakes the loop for it). */
+	credit_only = sink_credit_only(l);
+	best = rngd_policy_pick(c, l->n_slots, credit_only || rngd_flow_host_filling(l),
+				credit_only || now < l->zero_credit_not_before_ms);
 	return best < 0 ? NULL : &l->slots[best];
 }
 
@@ -210,17 +220,20 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 		rngd_log(l->log, LOG_WARNING, s->src.name,
 			 "quarantined after %u failed blocks in a row (last: %s); re-test in %.1f s",
 			 s->q.fails_in_row, tests, s->q.backoff_ms / 1000.0);
-		if (rngd_flow_count_usable(l) == 0)
+		if (rngd_flow_count_usable(l) == 0) {
+			/* Said here, with its cause; not again by the loop. */
+			l->none_left_logged = true;
 			rngd_log(l->log, LOG_ERR, "rngd",
 				 "no usable source left; re-testing quarantined sources with back-off");
+		}
 		break;
 	case RNGD_FAIL_COUNTED:
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
 				 "block failed (%s), %u in a row; not credited", tests, s->q.fails_in_row);
 		break;
 	}
-	if (rngd_policy_mix_failed(l->cfg.on_fail, l->cfg.test_mode, rngd_flow_host_filling(l),
-				   now < l->zero_credit_not_before_ms))
+	if (rngd_policy_mix_failed(l->cfg.on_fail, l->cfg.test_mode, sink_credit_only(l) || rngd_flow_host_filling(l),
+				   sink_credit_only(l) || now < l->zero_credit_not_before_ms))
 		set_pending(l, s, b->data, 0, true);
 }
 

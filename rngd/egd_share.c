@@ -16,6 +16,7 @@ static size_t share_demand(struct rng_sink *s, uint64_t now_ms, uint64_t *next_m
 	size_t inner = sh->inner ? sh->inner->ops->demand(sh->inner, now_ms, &inner_next) : 0;
 	size_t want = egd_reserve_snapshot(sh->reserve).want;
 
+	sh->inner_want = inner;
 	if (inner > 0 && want > 0 && !sh->host_first)
 		/* A sink that always wants: take turns. */
 		sh->route = sh->last_write == EGD_ROUTE_SINK ? EGD_ROUTE_RESERVE : EGD_ROUTE_SINK;
@@ -51,7 +52,9 @@ static int share_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsig
 	struct egd_share *sh = s->priv;
 	size_t n;
 
-	if (sh->route == EGD_ROUTE_SINK && sh->inner) {
+	/* A zero-credit part is of no use to the reserve: the inner sink takes
+	 * it when it asked for bytes too (taking turns with a file sink). */
+	if (sh->inner && (sh->route == EGD_ROUTE_SINK || (credit_bits == 0 && sh->inner_want > 0))) {
 		sh->last_write = EGD_ROUTE_SINK;
 		return sh->inner->ops->write(sh->inner, buf, len, credit_bits);
 	}
@@ -60,6 +63,15 @@ static int share_write(struct rng_sink *s, const uint8_t *buf, size_t len, unsig
 	n = egd_condense(&sh->condenser, buf, len, credit_bits, reserve_put, sh);
 	sh->bytes_dropped += n;
 	return 0;
+}
+
+static bool share_credit_only(const struct rng_sink *s)
+{
+	const struct egd_share *sh = s->priv;
+
+	/* With the inner sink wanting too (a file sink, taking turns), a
+	 * zero-credit block goes there instead (share_write()). */
+	return sh->route == EGD_ROUTE_RESERVE && sh->inner_want == 0;
 }
 
 /* The reserve pokes the loop's eventfd itself; only the inner sink may
@@ -85,6 +97,7 @@ static const struct rng_sink_ops share_ops = {
 	.write = share_write,
 	.close = share_close,
 	.wait_fd = share_wait_fd,
+	.credit_only = share_credit_only,
 };
 
 void egd_share_open(struct rng_sink *out, struct egd_share *sh, struct rng_sink *inner,

@@ -13,7 +13,11 @@
  *     so neither starves.
  *   - Only credited bytes enter the reserve: a part written with 0 credit
  *     (a failed block mixed by --on-fail=mix, a source credited 0 such as
- *     sysstat, -t) is dropped, never served as entropy.
+ *     sysstat, -t) is never served as entropy. While only the reserve
+ *     asks, credit_only() tells the loop to take no zero-credit block at
+ *     all (reading and dropping them would be a busy loop); taking turns
+ *     with a file sink, such a part goes to the file; otherwise (-t) it
+ *     is dropped.
  *   - Every byte in the reserve is worth 8 bits of credit: a part of less
  *     than full credit is condensed with SHA-512 (rngd/egd_condense.h),
  *     so the bytes served never exceed the bits credited / 8.
@@ -40,6 +44,7 @@ struct egd_share {
 	struct egd_reserve *reserve;
 	bool host_first;
 	enum egd_share_route route;    /* where the last demand() came from */
+	size_t inner_want;             /* what the inner sink asked at that demand() */
 	enum egd_share_route last_write;
 	char name[32];
 	struct egd_condenser condenser;

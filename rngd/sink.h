@@ -54,6 +54,14 @@ struct rng_sink_ops {
 	/* Optional: what the consumer took so far. NULL: every credit bit
 	 * handed over counts (test sinks). */
 	void (*counters)(const struct rng_sink *s, struct rng_sink_counters *out);
+	/*
+	 * Optional, asked after demand(): true when the bytes it asked for go
+	 * where only credited bytes are of use (the EGD reserve, which drops
+	 * the rest). The loop then takes no zero-credit block for them:
+	 * reading, testing and dropping such blocks as fast as a source gives
+	 * them would be a busy loop. NULL: false.
+	 */
+	bool (*credit_only)(const struct rng_sink *s);
 };
 
 struct rng_sink {

@@ -37,6 +37,12 @@
 #                         hwrng at 0.5): its socket and the reply buffer are
 #                         full, and the server waits for POLLOUT (it
 #                         polled with a zero time-out, 100 % of a core)
+#   egd-zero-credit   30  the EGD reserve wants bytes (-o none, no client)
+#                         and the only source earns no credit (a file
+#                         source on /dev/urandom left at 0): none of its
+#                         blocks is of use, so none is read beyond its
+#                         queue (it was read, tested and dropped as fast as
+#                         it came: a full core)
 #   kernel-ready      30  the kernel sink after the pool is ready, between
 #                         top-ups: rngd-mockkernel, rngd with its kernel
 #                         calls answered by kernel_entropy_mock.c (its
@@ -58,12 +64,13 @@ MOCKKERNEL=${WAIT_MOCKKERNEL:-$MOCKKERNEL}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)
-STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined exhausted fifo-source fifo-sink stdout-sink egd-1 egd-64 egd-hangup egd-unread kernel-ready}
+STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined exhausted fifo-source fifo-sink stdout-sink egd-1 egd-64 egd-hangup egd-unread egd-zero-credit kernel-ready}
 FAILED=0
 REAL_RNGD=$RNGD
 
 declare -A BOUND=([device-missing]=120 [read-fails]=120 [ends-at-once]=120 [quarantined]=120 [exhausted]=30
-	[fifo-source]=30 [fifo-sink]=30 [stdout-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30 [kernel-ready]=30)
+	[fifo-source]=30 [fifo-sink]=30 [stdout-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30
+	[egd-zero-credit]=30 [kernel-ready]=30)
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 wakes() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
@@ -196,6 +203,18 @@ WRAP
 		[ -n "$clients" ] && wait "$clients"
 		stop "$state"
 		rm -f "$T/src.fifo" ;;
+	egd-zero-credit)
+		start_rngd -x all -n file -O file:path:/dev/urandom -o none --egd-socket "$SOCK"
+		for _ in $(seq 200); do [ -S "$SOCK" ] && break; sleep 0.05; done
+		[ -S "$SOCK" ] || fail "$state: rngd did not listen on $SOCK"
+		measure "$state"
+		kill -USR1 "$RNGD_PID"
+		wait_log "notice: file: stats:"
+		read=$(grep -E "notice: file: stats:" "$T/log" | tail -1 | grep -oE "bytes read [0-9]+" | awk '{print $NF}')
+		# The seed, the four queued blocks and the one being read.
+		[ "${read:-x}" -le $((4 + 6 * BLOCK)) ] || fail "$state: $read bytes read of a source the reserve cannot use"
+		echo "$state: $read bytes read"
+		stop "$state" ;;
 	kernel-ready)
 		random_file "$T/big" 500000
 		export RNGD_MOCK_KERNEL_STATE=$T/kernel.state RNGD_MOCK_KERNEL_LOG=$T/kernel.log

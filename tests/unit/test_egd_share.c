@@ -197,6 +197,41 @@ static void test_none_and_zero_credit(void **state)
 	assert_int_equal(next_ms, RNG_SINK_NEVER);
 }
 
+/* While only the reserve asks, no zero-credit block is of use: the loop is
+ * told to take none (it read, tested and dropped them as fast as a source
+ * gave them). Taking turns with a file sink, a zero-credit part goes to the
+ * file; with the kernel sink asking first, the question does not arise. */
+static void test_zero_credit_is_not_taken_for_the_reserve(void **state)
+{
+	uint8_t buf[300];
+
+	(void)state;
+	memset(buf, 7, sizeof(buf));
+	open_share(INNER_NONE, 1024);
+	assert_true(demand() > 0);
+	assert_true(out.ops->credit_only(&out));
+	close_share();
+
+	f.demand = 2500;
+	open_share(INNER_FILE, 1u << 20);
+	for (int i = 0; i < 4; i++) {
+		assert_true(demand() > 0);
+		assert_false(out.ops->credit_only(&out));
+		assert_int_equal(write_part(buf, sizeof(buf), 0), 0);
+	}
+	assert_int_equal(f.written, 4 * sizeof(buf));
+	assert_int_equal(egd_reserve_snapshot(&r).held, 0);
+	close_share();
+
+	f.demand = 0;
+	open_share(INNER_KERNEL, 1u << 20);
+	assert_true(demand() > 0);
+	assert_true(out.ops->credit_only(&out));
+	f.demand = 64;
+	assert_int_equal(demand(), 64);
+	assert_false(out.ops->credit_only(&out));
+}
+
 /* RDRAND-like parts: a 2500-byte block credited 39 bits (1/512 bit per
  * bit) must not reach guests as 2500 bytes of entropy. The reserve gets
  * SHA-512 digests, 64 bytes per 576 credited bits: never more bytes than
@@ -274,5 +309,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_file_sink_takes_turns),
 	RNGD_FIXTURE_TEST(test_none_and_zero_credit),
 	RNGD_FIXTURE_TEST(test_low_credit_is_condensed),
-	RNGD_FIXTURE_TEST(test_feeds_this_kernel_as_what_it_wraps)
+	RNGD_FIXTURE_TEST(test_feeds_this_kernel_as_what_it_wraps),
+	RNGD_FIXTURE_TEST(test_zero_credit_is_not_taken_for_the_reserve)
 )
