@@ -48,6 +48,11 @@ struct file_priv {
 	struct file_offset_record record;
 	bool record_tried;
 	int credit_ok;     /* fact for may_credit(), read atomically */
+	bool fifo;         /* what is open now is a FIFO */
+	/* A FIFO's fd from before close(), closed only once open() has tried
+	 * the path again: a writer blocked on a full pipe never finds it
+	 * without a reader (EPIPE, SIGPIPE) because of a SIGHUP's re-open. */
+	int held_fd;
 	int kernel_generator; /* fact for reads_kernel_generator(), atomic */
 	int fd;            /* while open, else -1 */
 };
@@ -55,6 +60,7 @@ struct file_priv {
 static const struct file_priv file_defaults = {
 	.record = { .fd = -1 },
 	.credit_ok = 1,
+	.held_fd = -1,
 	.fd = -1,
 };
 
@@ -116,6 +122,7 @@ static int file_open(struct rng_source *src)
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
 	fd = open(p->path, flags);
+	rng_close_fd(&p->held_fd);
 	if (fd < 0)
 		return rng_source_why(src, -errno, "open %s: %s", p->path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
@@ -125,6 +132,7 @@ static int file_open(struct rng_source *src)
 	if (S_ISREG(st.st_mode)) {
 		bool same = p->regular && st.st_dev == p->dev && st.st_ino == p->ino;
 
+		p->fifo = false;
 		p->st = st;
 		if (!same) {
 			p->regular = true;
@@ -150,6 +158,7 @@ static int file_open(struct rng_source *src)
 		}
 	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
 		p->regular = false;
+		p->fifo = S_ISFIFO(st.st_mode);
 		__atomic_store_n(&p->credit_ok, 1, __ATOMIC_RELEASE);
 	} else {
 		return rng_source_why(src, -EINVAL, "%s is not a regular file, FIFO or character device",
@@ -200,6 +209,11 @@ static void file_close(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 
+	if (p->fifo && p->fd >= 0) {
+		rng_close_fd(&p->held_fd);
+		p->held_fd = rng_take_fd(&p->fd);
+		return;
+	}
 	rng_close_fd(&p->fd);
 }
 
@@ -237,6 +251,7 @@ static void file_release(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 
+	rng_close_fd(&p->held_fd);
 	file_offset_close(&p->record);
 }
 
