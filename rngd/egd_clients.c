@@ -108,9 +108,12 @@ static bool client_silent(const struct egd_client *c)
  * to refuse it:
  *   1. the one silent longest, if silent for the stall time or more: idle
  *      connections cannot lock others out;
- *   2. if @uid holds no connection: one of the uid holding the most (if
- *      it holds two or more), the one idle longest. So a peer under its
- *      own uid (QEMU as libvirt runs it) always gets in.
+ *   2. if @uid holds no connection: a silent one of the uid holding the
+ *      most (if it holds two or more), the one idle longest. So a peer
+ *      under its own uid (QEMU as libvirt runs it) gets in past idle
+ *      connections; but a connection waiting for a reply is never taken:
+ *      QEMU does not ask again after a reconnect, so its guest would wait
+ *      for good. The newcomer is refused instead, and may try again.
  */
 static ssize_t pick_eviction(struct egd_server *s, uid_t uid, uint64_t now_ms)
 {
@@ -143,7 +146,7 @@ static ssize_t pick_eviction(struct egd_server *s, uid_t uid, uint64_t now_ms)
 	for (size_t i = 0; i < s->hi; i++) {
 		struct egd_client *c = s->clients[i];
 
-		if (c && c->peer == greedy_peer &&
+		if (c && c->peer == greedy_peer && client_silent(c) &&
 		    (greedy < 0 || c->conn.last_progress_ms < s->clients[greedy]->conn.last_progress_ms))
 			greedy = (ssize_t)i;
 	}
