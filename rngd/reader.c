@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +37,40 @@ void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s)
 	rngd_log(l->log, LOG_WARNING, s->src.name,
 		 "reads this kernel's own generator (/dev/random or /dev/urandom): its bytes go back to "
 		 "the kernel they came from, mixed in with no credit, whatever its setting");
+}
+
+/*
+ * A re-test is due: what a FIFO holds was written while the source was
+ * failing (a writer blocked on a full pipe fills it again at once), and
+ * the re-test block must be read after the re-test time (rngd.8,
+ * QUARANTINE). Only a FIFO: a regular file's FIONREAD is the rest of the
+ * file, whose offset is the source's to keep.
+ */
+static void reader_drain(struct rngd_slot *s)
+{
+	int fd = rng_source_wait_fd(&s->src), held = 0;
+	uint8_t junk[4096];
+	size_t dropped = 0;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode) || ioctl(fd, FIONREAD, &held) < 0)
+		return;
+	while (dropped < (size_t)held) {
+		size_t want = (size_t)held - dropped;
+		ssize_t n = read(fd, junk, want < sizeof(junk) ? want : sizeof(junk));
+
+		if (n <= 0)
+			break;
+		dropped += (size_t)n;
+	}
+	explicit_bzero(junk, sizeof(junk));
+	if (dropped == 0)
+		return;
+	(void)pthread_mutex_lock(&s->lock);
+	s->bytes_read += dropped;
+	(void)pthread_mutex_unlock(&s->lock);
+	rngd_log(s->loop->log, LOG_INFO, s->src.name,
+		 "re-test: dropped %zu bytes the FIFO held from while it was failing", dropped);
 }
 
 static void wake_main(struct rngd_loop *l)
@@ -151,7 +187,7 @@ static void *reader_main(void *arg)
 	bool seeded = false, read_since_open = false;
 
 	for (;;) {
-		bool reopen, is_open, exhausted, full, device_events;
+		bool reopen, is_open, exhausted, full, device_events, drain;
 		size_t need;
 		ssize_t n;
 
@@ -166,6 +202,8 @@ static void *reader_main(void *arg)
 			(void)pthread_mutex_unlock(&s->lock);
 			break;
 		}
+		drain = s->drain;
+		s->drain = false;
 		reopen = s->reopen;
 		s->reopen = false;
 		is_open = s->is_open;
@@ -215,6 +253,8 @@ static void *reader_main(void *arg)
 			wake_main(l);
 		}
 
+		if (drain)
+			reader_drain(s);
 		/*
 		 * Woken to re-open (SIGHUP) with the queue full or the source
 		 * paused: re-opened, but nothing is read until there is room
@@ -338,6 +378,7 @@ void rngd_slot_flush_pause(struct rngd_slot *s, bool pause)
 	s->head = 0;
 	s->count = 0;
 	s->flushed = true;
+	s->drain = !pause;
 	s->paused = pause;
 	(void)pthread_cond_signal(&s->cond);
 	(void)pthread_mutex_unlock(&s->lock);

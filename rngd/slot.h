@@ -51,6 +51,7 @@ struct rngd_slot {
 	bool device_events;            /* ENODEV waits for a device event */
 	bool paused;                   /* quarantined: read nothing until the re-test */
 	bool flushed;                  /* the queue was dropped: so is a partial block */
+	bool drain;                    /* a re-test is due: drop what a FIFO holds */
 	uint64_t bytes_read, reopens, read_errors;
 	struct rngd_ratelimit reader_rl;
 

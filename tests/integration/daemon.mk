@@ -14,6 +14,7 @@ DAEMON_INTEGRATION_TESTS = \
 	tests/integration/daemon-signals.sh \
 	tests/integration/daemon-reload.sh \
 	tests/integration/daemon-fifo-reload.sh \
+	tests/integration/daemon-fifo-retest.sh \
 	tests/integration/daemon-early-signals.sh \
 	tests/integration/daemon-options.sh \
 	tests/integration/daemon-man.sh \
