@@ -73,7 +73,7 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d);
 int rngd_daemon_watch_hwrng(struct rngd *d);
 
 /* rngd/daemon_egd.c */
-void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o);
+void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o, struct rngd_log *log);
 /* The socket, its reserve and the sharing sink, as root; 0 or -errno (logged). */
 int rngd_daemon_open_egd(struct rngd *d);
 /* Once the loop exists: its wake fd to the reserve, the served-bytes count. */

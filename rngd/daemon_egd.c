@@ -4,17 +4,49 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "rngd/daemon.h"
 
-void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o)
+/* Descriptors the daemon holds beside its EGD clients: sources, sinks,
+ * its signalfd and eventfds, the device watch, the listening socket. */
+#define EGD_FDS_BESIDE_CLIENTS 64u
+
+void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o, struct rngd_log *log)
 {
+	struct rlimit rl;
+
 	egd_limits_default(lim);
 	lim->rate = o->egd_rate;
 	lim->burst = o->egd_burst;
 	lim->max_clients = o->egd_clients;
 	lim->prime = o->egd_prime;
+	/* Past the open-file limit, accept() fails and a newcomer waits in
+	 * the backlog behind idle connections the cap would have evicted. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (rlim_t)lim->max_clients + EGD_FDS_BESIDE_CLIENTS > rl.rlim_cur) {
+		unsigned int fit = rl.rlim_cur > EGD_FDS_BESIDE_CLIENTS + 1 ?
+					   (unsigned int)(rl.rlim_cur - EGD_FDS_BESIDE_CLIENTS) : 1;
+
+		rngd_log(log, LOG_WARNING, "egd",
+			 "--egd-clients %u: the open-file limit (RLIMIT_NOFILE %llu) leaves room for %u; at most %u clients",
+			 lim->max_clients, (unsigned long long)rl.rlim_cur, fit, fit);
+		lim->max_clients = fit;
+	}
+}
+
+/* The soft open-file limit raised, within the hard one, to what the most
+ * clients --egd-clients allows need (systemd's soft default is 1024). */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)EGD_MAX_CLIENTS + EGD_FDS_BESIDE_CLIENTS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 static uint64_t egd_served(void *ctx)
@@ -52,7 +84,8 @@ int rngd_daemon_open_egd(struct rngd *d)
 	cfg.path = d->opts.egd_socket;
 	cfg.mode = (mode_t)d->opts.egd_socket_mode;
 	cfg.group = d->opts.egd_socket_group;
-	rngd_daemon_egd_limits(&cfg.limits, &d->opts);
+	raise_fd_limit();
+	rngd_daemon_egd_limits(&cfg.limits, &d->opts, &d->log);
 	r = egd_server_open(&d->egd, &cfg, &d->egd_reserve, &d->log);
 	if (r < 0) {
 		egd_server_close(&d->egd);

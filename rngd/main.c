@@ -147,7 +147,7 @@ static int reload(struct rngd *d)
 	if (d->egd_open) {
 		struct egd_limits lim;
 
-		rngd_daemon_egd_limits(&lim, &d->opts);
+		rngd_daemon_egd_limits(&lim, &d->opts, &d->log);
 		egd_server_set_limits(&d->egd, &lim);
 	}
 	rngd_log_set_level(&d->log, log_level(&d->opts));
