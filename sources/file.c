@@ -122,9 +122,14 @@ static int file_open(struct rng_source *src)
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
 	fd = open(p->path, flags);
+	err = fd < 0 ? errno : 0;
 	rng_close_fd(&p->held_fd);
+	/* A regular file read to its end and then removed: exhausted, as
+	 * it would be were it still there (not a missing file to wait for). */
+	if (err == ENOENT && p->regular && p->offset >= p->st.st_size)
+		return rng_source_why(src, -ENODATA, "%s was read to its end and is gone", p->path);
 	if (fd < 0)
-		return rng_source_why(src, -errno, "open %s: %s", p->path, strerror(errno));
+		return rng_source_why(src, -err, "open %s: %s", p->path, strerror(err));
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
 		goto fail;

@@ -120,6 +120,41 @@ static void test_kernel_generator_fact_follows_each_open(void **state)
 	fixture_source_free(src);
 }
 
+/* Removed once read to its end: exhausted, not a missing file retried
+ * every 30 s for ever; removed before its end: missing (a file may come). */
+static void test_removed_after_its_end_is_exhausted(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng_source *src = new_source(fx->data, NULL);
+	uint8_t buf[1000];
+	char copy[128];
+	int fd;
+
+	memset(buf, 0x5a, sizeof(buf));
+	snprintf(copy, sizeof(copy), "%s/copy", fx->dir);
+	fd = open(copy, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, 100), 100);
+	assert_int_equal(close(fd), 0);
+
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 600), 600);
+	src->ops->close(src);
+	assert_int_equal(unlink(fx->data), 0);
+	assert_int_equal(src->ops->open(src), -ENOENT);
+	fixture_source_free(src);
+
+	src = new_source(copy, NULL);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 100);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+	src->ops->close(src);
+	assert_int_equal(unlink(copy), 0);
+	assert_int_equal(src->ops->open(src), -ENODATA);
+	assert_non_null(strstr(src->why, "read to its end and is gone"));
+	fixture_source_free(src);
+}
+
 /* Read once: re-opens resume, the end is -ENODATA for good. */
 static void test_regular_file_is_read_once(void **state)
 {
@@ -221,6 +256,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_probe_and_open_say_what_is_wrong),
 	RNGD_FIXTURE_TEST(test_kernel_generator_fact_follows_each_open),
 	RNGD_FIXTURE_TEST(test_regular_file_is_read_once),
+	RNGD_FIXTURE_TEST(test_removed_after_its_end_is_exhausted),
 	RNGD_FIXTURE_TEST(test_offset_kept_across_runs),
 	RNGD_FIXTURE_TEST(test_no_kept_offset_no_credit),
 	RNGD_FIXTURE_TEST(test_fifo_first_open_never_blocks)
