@@ -73,8 +73,9 @@ EGD_INTEGRATION_TESTS = \
 	tests/integration/egd-rate.sh \
 	tests/integration/egd-bad-source.sh \
 	tests/integration/egd-restart.sh \
-	tests/integration/egd-options.sh \
-	tests/integration/egd-fd-limit.sh
+	tests/integration/egd-options.sh
+# --egd-clients against the open-file limit (rngd under prlimit).
+EGD_INTEGRATION_TESTS += tests/integration/egd-fd-limit.sh
 TESTS += $(EGD_INTEGRATION_TESTS)
 EXTRA_DIST += $(EGD_INTEGRATION_TESTS) tests/integration/egd-lib.sh
 
