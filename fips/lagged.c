@@ -56,21 +56,22 @@ static uint32_t key_of(const uint8_t *last)
  */
 #define LAGGED_BUCKET 4
 
-static const uint32_t *bucket_of(const uint32_t *slot, uint32_t key)
+/* The index of @key's bucket's first slot in a generation. */
+static size_t bucket_of(uint32_t key)
 {
-	return slot + (key & (FIPS_LAGGED_SLOTS / LAGGED_BUCKET - 1)) * LAGGED_BUCKET;
+	return (size_t)(key & (FIPS_LAGGED_SLOTS / LAGGED_BUCKET - 1)) * LAGGED_BUCKET;
 }
 
 static bool gen_has(const uint32_t *slot, uint32_t key)
 {
-	const uint32_t *b = bucket_of(slot, key);
+	const uint32_t *b = slot + bucket_of(key);
 
 	return (b[0] == key) | (b[1] == key) | (b[2] == key) | (b[3] == key);
 }
 
 static void gen_add(uint32_t *slot, uint32_t key)
 {
-	uint32_t *b = slot + (bucket_of(slot, key) - slot);
+	uint32_t *b = slot + bucket_of(key);
 
 	for (unsigned int i = 0; i < LAGGED_BUCKET; i++) {
 		if (b[i] == key)

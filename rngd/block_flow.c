@@ -60,11 +60,6 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 
 /* True while the host's kernel pool is filling (credit counts): then
  * credited blocks go first and only to the host (rngd.8). */
-static bool sink_credit_only(const struct rngd_loop *l)
-{
-	return l->sink->ops->credit_only && l->sink->ops->credit_only(l->sink);
-}
-
 bool rngd_flow_host_filling(const struct rngd_loop *l)
 {
 	struct rng_sink_counters c;
@@ -73,6 +68,28 @@ bool rngd_flow_host_filling(const struct rngd_loop *l)
 		return false;
 	l->host_sink->ops->counters(l->host_sink, &c);
 	return c.pool_phases && c.filling;
+}
+
+/* The sink's bytes now go where only credited ones are of use (the EGD
+ * reserve): a zero-credit block is never due for them, and no deadline
+ * wakes the loop for one. */
+static bool sink_credit_only(const struct rngd_loop *l)
+{
+	return l->sink->ops->credit_only && l->sink->ops->credit_only(l->sink);
+}
+
+/* Credited blocks first (rngd_policy_pick(), rngd_policy_mix_failed()):
+ * while the pool fills, or for the EGD reserve. */
+static bool credited_first(const struct rngd_loop *l)
+{
+	return sink_credit_only(l) || rngd_flow_host_filling(l);
+}
+
+/* Zero-credit blocks held back now: paced while the pool fills, never
+ * for the EGD reserve. */
+static bool zero_credit_held(const struct rngd_loop *l, uint64_t now)
+{
+	return sink_credit_only(l) || now < l->zero_credit_not_before_ms;
 }
 
 /* ---- Gate and credit ------------------------------------------------- */
@@ -128,7 +145,6 @@ static bool slot_has_block(struct rngd_slot *s)
 struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 {
 	struct rngd_pick_candidate c[l->n_slots ? l->n_slots : 1];
-	bool credit_only;
 	int best;
 
 	for (size_t i = 0; i < l->n_slots; i++) {
@@ -142,16 +158,11 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 			.ready = ready,
 			.credited = ready && !l->cfg.test_mode &&
 				    credit_entropy_per_bit(&s->src, s->settings.credit_explicit,
-							   l->sink->feeds_this_kernel &&
-								   credit_is_circular(&s->src)) > 0,
+							   rngd_slot_circular(l, s)) > 0,
 			.priority = s->src.priority,
 		};
 	}
-	/* For the EGD reserve a zero-credit block is never due: it would be
-	 * dropped (and no deadline wakes the loop for it). */
-	credit_only = sink_credit_only(l);
-	best = rngd_policy_pick(c, l->n_slots, credit_only || rngd_flow_host_filling(l),
-				credit_only || now < l->zero_credit_not_before_ms);
+	best = rngd_policy_pick(c, l->n_slots, credited_first(l), zero_credit_held(l, now));
 	return best < 0 ? NULL : &l->slots[best];
 }
 
@@ -232,8 +243,7 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 				 "block failed (%s), %u in a row; not credited", tests, s->q.fails_in_row);
 		break;
 	}
-	if (rngd_policy_mix_failed(l->cfg.on_fail, l->cfg.test_mode, sink_credit_only(l) || rngd_flow_host_filling(l),
-				   sink_credit_only(l) || now < l->zero_credit_not_before_ms))
+	if (rngd_policy_mix_failed(l->cfg.on_fail, l->cfg.test_mode, credited_first(l), zero_credit_held(l, now)))
 		set_pending(l, s, b->data, 0, true);
 }
 
@@ -259,7 +269,7 @@ static void gate_block(struct rngd_loop *l, struct rngd_slot *s, const struct rn
 	}
 	/* The block's own fact, and the source's now: either makes it the
 	 * kernel's own output (a re-open may have moved the path since). */
-	circular = l->sink->feeds_this_kernel && (b->kernel_generator || credit_is_circular(&s->src));
+	circular = (l->sink->feeds_this_kernel && b->kernel_generator) || rngd_slot_circular(l, s);
 	credit = credit_bits_for(FIPS_BLOCK_BYTES,
 				 credit_entropy_per_bit(&s->src, s->settings.credit_explicit, circular));
 	set_pending(l, s, b->data, l->cfg.test_mode ? 0 : credit, false);

@@ -216,8 +216,7 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 	s->reopens = 1;
 	rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
 		 s->src.why[0] ? " " : "", s->src.why,
-		 credit_entropy_per_bit(&s->src, s->settings.credit_explicit,
-					l->sink->feeds_this_kernel && credit_is_circular(&s->src)),
+		 credit_entropy_per_bit(&s->src, s->settings.credit_explicit, rngd_slot_circular(l, s)),
 		 s->src.priority);
 	rngd_slot_warn_circular(l, s);
 	return true;

@@ -29,9 +29,14 @@
 /* reader_read(): woken by rngd_slot_wake() while waiting on the source. */
 #define READER_WOKEN (-EINTR)
 
+bool rngd_slot_circular(const struct rngd_loop *l, const struct rngd_slot *s)
+{
+	return l->sink->feeds_this_kernel && credit_is_circular(&s->src);
+}
+
 void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s)
 {
-	if (!l->sink->feeds_this_kernel || !credit_is_circular(&s->src) || s->circular_warned)
+	if (!rngd_slot_circular(l, s) || s->circular_warned)
 		return;
 	s->circular_warned = true;
 	rngd_log(l->log, LOG_WARNING, s->src.name,
