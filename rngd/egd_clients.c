@@ -239,12 +239,18 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 	}
 }
 
+/* What may be read from @c now: nothing once it has shut its sending side. */
+static size_t client_read_room(const struct egd_client *c)
+{
+	return c->read_closed ? 0 : egd_conn_read_room(&c->conn);
+}
+
 /* Read what the queue has room for; false if the client was dropped. */
 static bool read_client(struct egd_server *s, size_t i, uint64_t now_ms)
 {
 	struct egd_client *c = s->clients[i];
 	uint8_t buf[EGD_QUEUE_MAX];
-	size_t room = egd_conn_read_room(&c->conn);
+	size_t room = client_read_room(c);
 	ssize_t n;
 	int r;
 
@@ -253,6 +259,16 @@ static bool read_client(struct egd_server *s, size_t i, uint64_t now_ms)
 	n = recv(c->fd, buf, room, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return true;
+	/*
+	 * End of input with whole requests still to answer: a client that
+	 * sends its request and shuts its sending side (shutdown(SHUT_WR),
+	 * `socat -u`-style tools) still reads the reply, so it is served
+	 * and dropped once the last reply is written (serve_all).
+	 */
+	if (n == 0 && !c->conn.has_partial && !client_silent(c)) {
+		c->read_closed = true;
+		return true;
+	}
 	if (n <= 0) {
 		char why[128];
 		bool reset = n == 0 || errno == ECONNRESET;
@@ -341,6 +357,10 @@ static void serve_all(struct egd_server *s, uint64_t now_ms)
 			served = egd_conn_serve(&c->conn, s->reserve, &s->limits, s->pid, EGD_SERVE_CHUNK, now_ms);
 			if (!write_client(s, i, now_ms))
 				continue;
+			if (c->read_closed && client_silent(c)) {
+				egd_drop_client(s, i, LOG_INFO, "disconnected after its last reply");
+				continue;
+			}
 			/* Another turn only for whoever still got entropy this turn. */
 			if (served > 0 && c->conn.q_count > 0 && egd_conn_waiting(&c->conn))
 				progress = true;
@@ -376,7 +396,7 @@ size_t egd_server_pollfds(struct egd_server *s, struct pollfd *pfd, uint64_t now
 		if (!c)
 			continue;
 		(void)egd_conn_output(&c->conn, &out);
-		if (egd_conn_read_room(&c->conn) > 0)
+		if (client_read_room(c) > 0)
 			ev |= POLLIN;
 		if (out > 0)
 			ev |= POLLOUT;
@@ -415,9 +435,10 @@ void egd_server_handle(struct egd_server *s, const struct pollfd *pfd, size_t n,
 
 			if (!(i < s->hi && s->clients[i] && s->clients[i]->fd == pfd[k].fd))
 				continue;
-			if ((pfd[k].revents & (POLLHUP | POLLERR)) && egd_conn_read_room(&s->clients[i]->conn) == 0) {
-				/* Its queue is full, so it is not read: a peer gone
-				 * shows only here, on every poll, until dropped. */
+			if ((pfd[k].revents & (POLLHUP | POLLERR)) && client_read_room(s->clients[i]) == 0) {
+				/* Its queue is full or its input ended, so it is not
+				 * read: a peer gone shows only here, on every poll,
+				 * until dropped. */
 				char why[96];
 
 				snprintf(why, sizeof(why), "hung up with %u requests queued", s->clients[i]->conn.q_count);

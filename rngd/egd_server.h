@@ -69,6 +69,7 @@ struct egd_client {
 	uid_t peer_uid;
 	struct egd_peer *peer;
 	struct egd_conn conn;
+	bool read_closed;             /* peer shut its sending side: answer, then drop */
 };
 
 struct egd_server {

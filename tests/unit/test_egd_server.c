@@ -5,7 +5,8 @@
  * alone; every command; malformed and 0x03 clients dropped while another
  * is served; 64 clients at once each getting distinct bytes; the client
  * cap; a stalled and a flooding client; a client gone mid-reply (its
- * bytes are not served again); the rate limit measured within 10%.
+ * bytes are not served again); a half-closed client still answered;
+ * the rate limit measured within 10%.
  */
 #include <config.h>
 
@@ -571,6 +572,46 @@ static void test_hangup_with_full_queue(void **state)
 		fail_msg("the server spins on a hung-up client: %" PRIu64 " ms CPU in 1 s", cpu);
 }
 
+/* A client that sends its blocking request and shuts its sending side
+ * (shutdown(SHUT_WR), as one-shot tools do) while the reserve is empty
+ * still gets its reply when bytes come, costs nothing while it waits,
+ * and its connection is closed after the reply. One that half-closes
+ * with nothing asked, or mid-request, is dropped at once. */
+static void test_half_closed_client_still_served(void **state)
+{
+	uint8_t in[32], out[32];
+	uint64_t cpu;
+	int fd, idle, partial;
+
+	(void)state;
+	start();
+	fd = connect_to(path);
+	send_all(fd, "\x02\x20", 2);
+	assert_int_equal(shutdown(fd, SHUT_WR), 0);
+	idle = connect_to(path);
+	assert_int_equal(shutdown(idle, SHUT_WR), 0);
+	partial = connect_to(path);
+	send_all(partial, "\x02", 1);
+	assert_int_equal(shutdown(partial, SHUT_WR), 0);
+	usleep(200000);
+	assert_true(closed_within(idle, 1000));
+	assert_true(closed_within(partial, 1000));
+	assert_int_equal(clients_now(), 1);
+	cpu = cpu_while_sleeping(1000);
+	print_message("a half-closed client waiting on an empty reserve: %" PRIu64 " ms CPU in 1 s\n", cpu);
+	if (cpu > 50)
+		fail_msg("the server spins on a half-closed client: %" PRIu64 " ms CPU in 1 s", cpu);
+	random_bytes(in, sizeof(in));
+	egd_reserve_put(&res, in, sizeof(in));
+	assert_int_equal(recv_exact(fd, out, sizeof(out), 2000), sizeof(out));
+	assert_memory_equal(out, in, sizeof(out));
+	assert_true(closed_within(fd, 1000));
+	assert_int_equal(clients_now(), 0);
+	close(fd);
+	close(idle);
+	close(partial);
+}
+
 /* Out of fds: accept4() fails with EMFILE and the connection stays
  * pending; the server pauses accepting instead of polling in a loop, and
  * accepts again once fds are free. */
@@ -764,6 +805,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_rate_measured),
 	RNGD_FIXTURE_TEST(test_waiting_on_empty_reserve_sleeps),
 	RNGD_FIXTURE_TEST(test_hangup_with_full_queue),
+	RNGD_FIXTURE_TEST(test_half_closed_client_still_served),
 	RNGD_FIXTURE_TEST(test_accept_at_fd_limit),
 	RNGD_FIXTURE_TEST(test_rate_per_uid_across_reconnects),
 	RNGD_FIXTURE_TEST(test_silent_evicted_at_cap),
