@@ -18,6 +18,7 @@
 #include <syslog.h>
 
 #include "rngd/compat.h"
+#include "sources/kernel_generator.h"
 #include "sources/parse_num.h"
 #include "sources/source.h"
 
@@ -117,7 +118,10 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 		r = add_arg(out, n, RNGD_SRC_OPTION, "hwrng:device:%s", path);
 		if (r == 0)
 			r = add_arg(out, n, RNGD_SRC_INCLUDE, "hwrng");
-		if (r == 0)
+		if (r == 0 && found && rng_stat_is_kernel_generator(&st))
+			r = rngd_options_note(o, LOG_INFO, "-r %s: this kernel's own generator, read by the hwrng "
+					      "source; it earns no credit while rngd feeds this kernel", path);
+		else if (r == 0)
 			r = rngd_options_note(o, LOG_INFO, "-r %s: %s, read by the hwrng source and credited as hwrng", path,
 					      found ? "a character device" : "not there yet, taken for a device");
 		return r;
