@@ -119,8 +119,8 @@ static int resolve_file(struct rngd_options *o, struct resolution *res, const ch
 		if (r == 0)
 			r = add_arg(out, n, RNGD_SRC_INCLUDE, "hwrng");
 		if (r == 0 && found && rng_stat_is_kernel_generator(&st))
-			r = rngd_options_note(o, LOG_INFO, "-r %s: this kernel's own generator, read by the hwrng "
-					      "source; it earns no credit while rngd feeds this kernel", path);
+			r = rngd_options_note(o, LOG_INFO, "-r %s: the kernel's random device, read by the hwrng "
+					      "source; credited nothing while the sink is this kernel", path);
 		else if (r == 0)
 			r = rngd_options_note(o, LOG_INFO, "-r %s: %s, read by the hwrng source and credited as hwrng", path,
 					      found ? "a character device" : "not there yet, taken for a device");

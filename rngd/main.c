@@ -127,7 +127,9 @@ static int reload(struct rngd *d)
 	int r;
 
 	r = rngd_compat_load(&fresh, d->argc, d->argv, err);
-	if (r > 0)
+	/* A defaults file's RNGDOPTIONS can gain -V or --list: the next start
+	 * would print and exit, so the reload is refused like --hrng=help. */
+	if (r > 0 || (r == 0 && (fresh.list || fresh.version || fresh.help || fresh.option_help)))
 		r = rngd_fail(err, "the command line prints and exits; nothing to reload");
 	if (r == 0)
 		r = rngd_reload_check(&d->opts, &fresh, err);

@@ -425,6 +425,10 @@ int rngd_options_load(struct rngd_options *o, int argc, char *const argv[],
 	bool explicit;
 	int r;
 
+	/* Whatever the result, @o is for rngd_options_free(): a reload frees
+	 * what a failed load left (it freed stack garbage when the first
+	 * pass failed, a Debian defaults file's RNGDOPTIONS edited). */
+	rngd_options_init(o);
 	/* A first pass finds -c and reports command line errors before the file's. */
 	rngd_options_init(&first);
 	r = rngd_options_parse_argv(&first, argc, argv, err);
@@ -432,7 +436,6 @@ int rngd_options_load(struct rngd_options *o, int argc, char *const argv[],
 		rngd_options_free(&first);
 		return r;
 	}
-	rngd_options_init(o);
 	if (first.list || first.version || first.help) {
 		rngd_options_free(&first);
 		return rngd_options_parse_argv(o, argc, argv, err);

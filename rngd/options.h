@@ -130,7 +130,8 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 int rngd_config_load(struct rngd_options *o, const char *path, bool must_exist,
 		     char err[RNGD_ERR_MAX]);
 
-/* defaults, then the config file (-c or the default), then argv. */
+/* defaults, then the config file (-c or the default), then argv; @o is
+ * initialised whatever the result, so the caller frees it on failure too. */
 int rngd_options_load(struct rngd_options *o, int argc, char *const argv[],
 		      char err[RNGD_ERR_MAX]);
 

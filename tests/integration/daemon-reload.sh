@@ -80,6 +80,20 @@ reload_refused "drop-privileges, egd-socket-mode changed"
 # The listing form of -O would make a start print and exit 0.
 printf 'option = hwrng\n' > "$T/conf"
 reload_refused "$T/conf:1: 'option' needs SOURCE:KEY:VALUE, not 'hwrng'"
+# The Debian defaults file's RNGDOPTIONS edited: a value rngd's own parser
+# refuses (the reload freed uninitialised options and crashed), or a word
+# that makes the next start print and exit.
+: > "$T/conf"
+cp "$T/rng-tools-debian" "$T/rng-tools-debian.good"
+sed -i 's/--rng-entropy=0.1/--rng-entropy=0.1 -s 0/' "$T/rng-tools-debian"
+reload_refused "'random-step' needs a byte count 1..65536, not '0'"
+sed -i 's/ -s 0/ --bogus/' "$T/rng-tools-debian"
+reload_refused "unknown option '--bogus'"
+sed -i 's/ --bogus/ -V/' "$T/rng-tools-debian"
+reload_refused "the command line prints and exits; nothing to reload"
+sed -i 's/ -V/ --list/' "$T/rng-tools-debian"
+reload_refused "the command line prints and exits; nothing to reload"
+cp "$T/rng-tools-debian.good" "$T/rng-tools-debian"
 # A credit line that would raise the Debian credit, after a bad line.
 printf 'option = hwrng:entropy_per_bit:0.9\noption = hwrng:colour:red\n' > "$T/conf"
 reload_refused "the sources"

@@ -114,8 +114,8 @@ static void indexes_keys_and_devices(void **state)
 	/* Debian's old advice, HRNGDEVICE=/dev/urandom: the note does not
 	 * promise the hwrng credit that the kernel sink will not give. */
 	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/urandom", NULL), 0);
-	assert_true(has_note(&r.o, LOG_INFO, "-r /dev/urandom: this kernel's own generator, read by the hwrng source; "
-			     "it earns no credit while rngd feeds this kernel"));
+	assert_true(has_note(&r.o, LOG_INFO, "-r /dev/urandom: the kernel's random device, read by the hwrng source; "
+			     "credited nothing while the sink is this kernel"));
 	assert_false(has_note(&r.o, LOG_INFO, "credited as hwrng"));
 	rngd_options_free(&r.o);
 	/* A node under /dev not there yet is a device to come (the same
