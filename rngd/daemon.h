@@ -38,6 +38,7 @@ struct rngd {
 	bool hwq_taken;
 	struct hwrng_watch *hwrng_watch;  /* NULL: no hwrng source */
 	int pidfile_fd;
+	int report_fd;   /* -b: the parent waits here for the start's result */
 	/* The EGD server (--egd-socket): its reserve, and the sink the loop
 	 * feeds, which shares between the real sink and the reserve. */
 	struct egd_reserve egd_reserve;

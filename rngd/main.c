@@ -26,6 +26,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "rngd/background.h"
 #include "rngd/compat.h"
 #include "rngd/daemon.h"
 #include "rngd/egd_reserve.h"
@@ -281,8 +282,9 @@ static int run(struct rngd *d)
 	if (!d->opts.foreground && !d->opts.test_mode) {
 		/* Threads do not survive fork(): the child starts its own watch. */
 		rngd_startup_watch_stop(&d->watch);
-		if (daemon(0, 0) < 0) {
-			rngd_log(&d->log, LOG_ERR, "rngd", "cannot become a daemon: %s", strerror(errno));
+		r = rngd_background_start(&d->report_fd);
+		if (r < 0) {
+			rngd_log(&d->log, LOG_ERR, "rngd", "cannot become a daemon: %s", strerror(-r));
 			return RNGD_EXIT_FAILURE;
 		}
 		(void)rngd_startup_watch_start(&d->watch);
@@ -331,6 +333,8 @@ static int run(struct rngd *d)
 	rngd_startup_watch_park(&d->watch);
 	if (d->egd_open && egd_server_start(&d->egd) < 0)
 		return RNGD_EXIT_FAILURE;
+	/* Started: a background rngd's parent exits 0 now. */
+	rngd_background_report(&d->report_fd, RNGD_EXIT_OK);
 	while ((r = rngd_loop_run(d->loop)) < 0) {
 		if (-r & RNGD_LOOP_WANTS_STATS)
 			rngd_daemon_log_egd_stats(d, "stats");
@@ -359,7 +363,7 @@ static void malloc_for_a_small_daemon(void)
 
 int main(int argc, char *argv[])
 {
-	static struct rngd d = { .pidfile_fd = -1 };
+	static struct rngd d = { .pidfile_fd = -1, .report_fd = -1 };
 	char err[RNGD_ERR_MAX];
 	sigset_t handled;
 	int code;
@@ -429,5 +433,8 @@ int main(int argc, char *argv[])
 	if (d.log.max_level)
 		rngd_log_close(&d.log);
 	rngd_options_free(&d.opts);
+	/* A start that failed in the background: its parent exits with the
+	 * same code as rngd -f would, once everything is put back. */
+	rngd_background_report(&d.report_fd, code);
 	return code;
 }

@@ -71,13 +71,24 @@ wait_log "opened $T/fifo"
 rc=$?
 [ "$rc" = 3 ] || fail "second rngd exited $rc, expected 3"
 grep -q "another rngd (pid $RNGD_PID) holds $T/rngd.pid" "$T/e" || fail "second rngd did not name the holder: $(cat "$T/e")"
+# The same in the background, as init scripts start it: the exit code is
+# the start's, not daemon(3)'s 0 before anything was opened.
+"$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/fifo" -o "$T/sink2" -p "$T/rngd.pid" > "$T/o" 2> "$T/e"
+rc=$?
+[ "$rc" = 3 ] || fail "second rngd -b exited $rc, expected 3"
+grep -q "the daemon did not start (exit 3)" "$T/e" || fail "second rngd -b said: $(cat "$T/e")"
+mkdir "$T/sinkdir"
+"$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/fifo" -o "$T/sinkdir" -p "$T/bg_fail.pid" > "$T/o" 2> "$T/e"
+rc=$?
+[ "$rc" = 1 ] || fail "rngd -b with a directory for a sink exited $rc, expected 1"
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "first rngd exited $RC"
-# -b: the parent returns 0 at once, the daemon writes its own pid and
-# feeds the sink; SIGTERM stops it.
+# -b: the parent returns 0 once the daemon has started (its pid file is
+# written by then), the daemon feeds the sink; SIGTERM stops it.
 "$HELPER" gen random 10 "$T/bg_in" || fail gen
 "$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/bg_in" -o "$T/bg_sink" -p "$T/bg.pid" 2> "$T/e" ||
 	fail "rngd -b returned non-zero: $(cat "$T/e")"
+[ -s "$T/bg.pid" ] || fail "rngd -b returned before its daemon wrote the pid file"
 for _ in $(seq 100); do [ -s "$T/bg.pid" ] && [ -s "$T/bg_sink" ] && break; sleep 0.05; done
 bgpid=$(cat "$T/bg.pid")
 [ -n "$bgpid" ] && kill -0 "$bgpid" 2>/dev/null || fail "no daemon behind the pid file"
@@ -107,4 +118,4 @@ printf 'bogus-key = 1\n' > rel.conf
 grep -q "rel.conf:1: unknown key 'bogus-key'" "$T/e" || fail "rngd -f -c rel.conf did not read it: $(cat "$T/e")"
 cd - > /dev/null || fail "cd back"
 
-echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3); -b daemonises; relative paths refused in the background"
+echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3, also with -b); -b daemonises and exits with the start's code; relative paths refused in the background"
