@@ -184,6 +184,14 @@ static void debian_personality(void **state)
 			      "/dev/null", NULL), 0);
 	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "padlock"));
 	assert_false(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
+	/* Nor /dev/hwrng, which via-rng serves from the same RNG. */
+	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "hwrng"));
+	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock alone: -r /dev/null is not read"));
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "--compat=debian", "--config=/dev/null", "--hrng=viapadlock", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "padlock"));
+	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "hwrng"));
+	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock alone: /dev/hwrng is not read"));
 	rngd_options_free(&r.o);
 
 	/* rng-tools 6 letters that mean something else or nothing there. */
