@@ -4,9 +4,11 @@
  * sources it (`. /etc/default/rng-tools-debian`) and runs
  * `rngd -r $HRNGDEVICE $RNGDOPTIONS` after writing $HRNGSELECT to
  * rng_current. rngd takes the same three variables with the shell's
- * assignment syntax (NAME=word, "double", 'single' quotes, backslash,
- * `export`, # comments) and runs nothing: a value that would need the
- * shell ($, backquote) is refused, any other line is ignored with a note.
+ * assignment syntax (NAME=word, "double" and 'single' quotes that may
+ * span lines, backslash and backslash-newline, `export`, several
+ * assignments on a line or after `;`, # comments) and runs nothing: a
+ * value that would need the shell ($, backquote, & | < > ( )) is refused,
+ * any other command is ignored with a note.
  */
 #include <config.h>
 
@@ -19,58 +21,119 @@
 
 #include "rngd/compat.h"
 
-#define DEFAULTS_LINE_MAX 4096
+#define DEFAULTS_VALUE_MAX 4096
+/* The file is read whole: a value's quotes may span lines. */
+#define DEFAULTS_FILE_MAX (64 * 1024)
 
-/* One shell word from *p (quotes removed) into out; 0, or a reason. */
-static const char *shell_word(const char **p, char *out, size_t outlen)
+static const char needs_shell[] = "needs the shell ($, `, &, |, <, >, ( or )): rngd reads this file, it never runs it";
+
+/* Where the parse is: the text left and the line it is on. */
+struct cursor {
+	const char *s;
+	unsigned int line;
+};
+
+/* Past blanks and backslash-newline continuations, as the shell skips
+ * them between words. */
+static void skip_blanks(struct cursor *c)
 {
-	const char *s = *p;
+	for (;;) {
+		if (*c->s == ' ' || *c->s == '\t') {
+			c->s++;
+		} else if (c->s[0] == '\\' && c->s[1] == '\n') {
+			c->s += 2;
+			c->line++;
+		} else {
+			return;
+		}
+	}
+}
+
+static bool ends_word(char ch)
+{
+	return ch == '\0' || ch == ' ' || ch == '\t' || ch == '\n' || ch == ';';
+}
+
+static bool ends_command(char ch)
+{
+	return ch == '\0' || ch == '\n' || ch == ';' || ch == '#';
+}
+
+/* Appends @ch unless @out is full (then too_long is set). */
+static void put(char *out, size_t outlen, size_t *n, char ch, bool *too_long)
+{
+	if (*n + 1 < outlen)
+		out[(*n)++] = ch;
+	else
+		*too_long = true;
+}
+
+/*
+ * One shell word at @c (quotes and escapes removed) into @out; NULL, or a
+ * reason. 'single' quotes keep all, newlines too; "double" ones let \
+ * escape " \ $ ` and join lines at a backslash-newline, as outside quotes.
+ */
+static const char *shell_word(struct cursor *c, char *out, size_t outlen)
+{
 	size_t n = 0;
+	bool too_long = false;
 
-	while (*s && !isspace((unsigned char)*s) && *s != ';') {
-		char c = *s++;
+	while (!ends_word(*c->s)) {
+		char ch = *c->s++;
 
-		if (c == '#' && n == 0 && s - 1 == *p)
-			break;
-		if (c == '$' || c == '`')
-			return "needs the shell ($ or `): rngd reads this file, it never runs it";
-		if (c == '\\') {
-			if (!*s || *s == '\n')
-				return "a line continuation: write the value on one line";
-			c = *s++;
-		} else if (c == '\'') {
-			while (*s && *s != '\'') {
-				if (n + 1 < outlen)
-					out[n++] = *s;
-				s++;
+		if (ch == '$' || ch == '`' || strchr("&|<>()", ch))
+			return needs_shell;
+		if (ch == '\\') {
+			if (*c->s == '\0')
+				return "a backslash at the end of the file";
+			ch = *c->s++;
+			if (ch == '\n') {
+				c->line++;
+				continue;
 			}
-			if (*s != '\'')
+		} else if (ch == '\'') {
+			while (*c->s && *c->s != '\'') {
+				c->line += *c->s == '\n';
+				put(out, outlen, &n, *c->s++, &too_long);
+			}
+			if (*c->s != '\'')
 				return "an unterminated ' quote";
-			s++;
+			c->s++;
 			continue;
-		} else if (c == '"') {
-			while (*s && *s != '"') {
-				c = *s++;
-				if (c == '$' || c == '`')
-					return "needs the shell ($ or `): rngd reads this file, it never runs it";
-				if (c == '\\' && (*s == '"' || *s == '\\' || *s == '$' || *s == '`'))
-					c = *s++;
-				if (n + 1 < outlen)
-					out[n++] = c;
+		} else if (ch == '"') {
+			while (*c->s && *c->s != '"') {
+				ch = *c->s++;
+				if (ch == '$' || ch == '`')
+					return needs_shell;
+				if (ch == '\\' && c->s[0] == '\n') {
+					c->s++;
+					c->line++;
+					continue;
+				}
+				if (ch == '\\' && (*c->s == '"' || *c->s == '\\' || *c->s == '$' || *c->s == '`'))
+					ch = *c->s++;
+				c->line += ch == '\n';
+				put(out, outlen, &n, ch, &too_long);
 			}
-			if (*s != '"')
+			if (*c->s != '"')
 				return "an unterminated \" quote";
-			s++;
+			c->s++;
 			continue;
 		}
-		if (n + 1 < outlen)
-			out[n++] = c;
+		put(out, outlen, &n, ch, &too_long);
 	}
-	if (n + 1 >= outlen)
+	if (too_long)
 		return "a value too long";
 	out[n] = '\0';
-	*p = s;
 	return NULL;
+}
+
+/* Length of NAME in "NAME=" at @s, or 0 if @s is not an assignment. */
+static size_t assignment_name(const char *s)
+{
+	size_t len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return len > 0 && s[len] == '=' && !isdigit((unsigned char)s[0]) ? len : 0;
 }
 
 /* The init script's unquoted $RNGDOPTIONS: split on blanks, nothing else. */
@@ -80,7 +143,7 @@ static int split_words(const char *value, struct rngd_argv *words)
 
 	while (*s) {
 		const char *start;
-		char word[DEFAULTS_LINE_MAX];
+		char word[DEFAULTS_VALUE_MAX];
 
 		while (isspace((unsigned char)*s))
 			s++;
@@ -98,93 +161,164 @@ static int split_words(const char *value, struct rngd_argv *words)
 	return 0;
 }
 
-int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **hwrng_select,
-			      struct rngd_options *o, char err[RNGD_ERR_MAX])
+static bool is_read(const char *name)
 {
-	char device[DEFAULTS_LINE_MAX] = "", options[DEFAULTS_LINE_MAX] = "", select[DEFAULTS_LINE_MAX] = "";
-	bool have_device = false, have_select = false;
-	char line[DEFAULTS_LINE_MAX + 2];
-	unsigned int lineno = 0;
+	return strcmp(name, "HRNGDEVICE") == 0 || strcmp(name, "RNGDOPTIONS") == 0 || strcmp(name, "HRNGSELECT") == 0;
+}
+
+/* The three values the init script uses, as the file leaves them. */
+struct defaults {
+	char device[DEFAULTS_VALUE_MAX], options[DEFAULTS_VALUE_MAX], select[DEFAULTS_VALUE_MAX];
+	bool have_device, have_select;
+};
+
+static void keep(struct defaults *d, const char *name, const char *value)
+{
+	if (strcmp(name, "HRNGDEVICE") == 0) {
+		snprintf(d->device, sizeof(d->device), "%s", value);
+		d->have_device = value[0] != '\0';
+	} else if (strcmp(name, "RNGDOPTIONS") == 0) {
+		snprintf(d->options, sizeof(d->options), "%s", value);
+	} else if (strcmp(name, "HRNGSELECT") == 0) {
+		snprintf(d->select, sizeof(d->select), "%s", value);
+		d->have_select = value[0] != '\0';
+	}   /* the init script reads no other variable */
+}
+
+/*
+ * One command at @c: assignments (NAME=word ..., after an optional
+ * `export`) kept in @d; anything else is not run and costs a note. The
+ * command ends at a newline, `;` or a comment.
+ */
+static int parse_command(struct cursor *c, struct defaults *d, const char *path, struct rngd_options *o,
+			 char err[RNGD_ERR_MAX])
+{
+	const char *line_start = c->s;
+	const char *last = NULL;
+	char name[64], last_name[64], value[DEFAULTS_VALUE_MAX];
+	unsigned int line = c->line;
+
+	if (strncmp(c->s, "export", 6) == 0 && (c->s[6] == ' ' || c->s[6] == '\t')) {
+		c->s += 6;
+		skip_blanks(c);
+	}
+	while (!ends_command(*c->s)) {
+		size_t len = assignment_name(c->s);
+		const char *why;
+
+		if (len == 0 && !last) {
+			size_t shown = strcspn(line_start, "\n");
+
+			c->s = line_start + shown;
+			return rngd_options_note(o, LOG_WARNING, "%s:%u: not a variable assignment, not run: %.*s", path,
+						 line, (int)(shown > 80 ? 80 : shown), line_start);
+		}
+		if (len == 0 || len >= sizeof(name))
+			return rngd_fail(err, "%s:%u: %s: more than one word: quote the value", path, line,
+					 last ? last : "a name");
+		snprintf(name, sizeof(name), "%.*s", (int)len, c->s);
+		c->s += len + 1;
+		why = shell_word(c, value, sizeof(value));
+		if (why && !is_read(name)) {
+			/* The init script reads no other variable: whatever it
+			 * holds, the rest of its line is passed over. */
+			c->s += strcspn(c->s, "\n");
+			return 0;
+		}
+		if (why)
+			return rngd_fail(err, "%s:%u: %s: %s", path, line, name, why);
+		keep(d, name, value);
+		snprintf(last_name, sizeof(last_name), "%s", name);
+		last = last_name;
+		skip_blanks(c);
+	}
+	return 0;
+}
+
+/* The whole file, NUL-terminated, in a buffer of its own; 0 or -errno. */
+static int read_whole(const char *path, char **text, char err[RNGD_ERR_MAX])
+{
 	FILE *f = fopen(path, "re");
+	size_t n;
 	int r = 0;
 
+	*text = NULL;
 	if (!f) {
 		r = -errno;
 		rngd_fail(err, "--defaults-file %s: %s", path, strerror(-r));
 		return r;
 	}
-	while (r == 0 && fgets(line, sizeof(line), f)) {
-		const char *s = line, *why;
-		char name[64], value[DEFAULTS_LINE_MAX];
-		size_t len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	*text = malloc(DEFAULTS_FILE_MAX + 1);
+	if (!*text) {
+		(void)fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(*text, 1, DEFAULTS_FILE_MAX + 1, f);
+	if (ferror(f)) {
+		rngd_fail(err, "%s: read error", path);
+		r = -EIO;
+	} else if (n > DEFAULTS_FILE_MAX)
+		r = rngd_fail(err, "%s: larger than %d bytes", path, DEFAULTS_FILE_MAX);
+	else if (memchr(*text, '\0', n))
+		r = rngd_fail(err, "%s: holds a NUL byte: not a shell file", path);
+	(void)fclose(f);
+	if (r < 0) {
+		free(*text);
+		*text = NULL;
+		return r;
+	}
+	(*text)[n] = '\0';
+	return 0;
+}
 
-		lineno++;
-		if (strlen(line) > DEFAULTS_LINE_MAX && !strchr(line, '\n')) {
-			r = rngd_fail(err, "%s:%u: line longer than %d bytes", path, lineno, DEFAULTS_LINE_MAX);
-			break;
-		}
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s || *s == '#')
-			continue;
-		if (strncmp(s, "export", 6) == 0 && (s[6] == ' ' || s[6] == '\t'))
-			for (s += 6; isspace((unsigned char)*s);)
-				s++;
-		len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
-		if (len == 0 || len >= sizeof(name) || s[len] != '=' || isdigit((unsigned char)s[0])) {
-			line[strcspn(line, "\n")] = '\0';
-			r = rngd_options_note(o, LOG_WARNING, "%s:%u: not a variable assignment, not run: %.80s", path,
-					      lineno, line);
-			continue;
-		}
-		snprintf(name, sizeof(name), "%.*s", (int)len, s);
-		s += len + 1;
-		if (strcmp(name, "HRNGDEVICE") != 0 && strcmp(name, "RNGDOPTIONS") != 0 &&
-		    strcmp(name, "HRNGSELECT") != 0)
-			continue;   /* the init script reads no other variable */
-		why = shell_word(&s, value, sizeof(value));
-		while (!why && isspace((unsigned char)*s))
-			s++;
-		if (!why && *s && *s != '#')
-			why = "more than one word: quote the value";
-		if (why) {
-			r = rngd_fail(err, "%s:%u: %s: %s", path, lineno, name, why);
-			break;
-		}
-		if (strcmp(name, "HRNGDEVICE") == 0) {
-			snprintf(device, sizeof(device), "%s", value);
-			have_device = value[0] != '\0';
-		} else if (strcmp(name, "RNGDOPTIONS") == 0) {
-			snprintf(options, sizeof(options), "%s", value);
-		} else {
-			snprintf(select, sizeof(select), "%s", value);
-			have_select = value[0] != '\0';
+int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **hwrng_select,
+			      struct rngd_options *o, char err[RNGD_ERR_MAX])
+{
+	struct defaults *d = calloc(1, sizeof(*d));
+	struct cursor c = { .line = 1 };
+	char *text = NULL;
+	int r;
+
+	if (!d) {
+		rngd_fail(err, "out of memory");
+		return -ENOMEM;
+	}
+	r = read_whole(path, &text, err);
+	c.s = text;
+	while (r == 0 && text && *c.s) {
+		skip_blanks(&c);
+		if (*c.s == '\n') {
+			c.line++;
+			c.s++;
+		} else if (*c.s == ';') {
+			c.s++;
+		} else if (*c.s == '#') {
+			c.s += strcspn(c.s, "\n");
+		} else if (*c.s) {
+			r = parse_command(&c, d, path, o, err);
 		}
 	}
-	if (r == 0 && ferror(f))
-		r = rngd_fail(err, "%s: read error", path) < 0 ? -EIO : 0;
-	(void)fclose(f);
-	if (r < 0)
-		return r;
-	if (have_select && (strchr(select, '/') || strlen(select) >= 64))
-		return rngd_fail(err, "%s: HRNGSELECT '%s' is not a hw_random device name", path, select);
-	if (have_device) {
+	free(text);
+	if (r == 0 && d->have_select && (strchr(d->select, '/') || strlen(d->select) >= 64))
+		r = rngd_fail(err, "%s: HRNGSELECT '%s' is not a hw_random device name", path, d->select);
+	if (r == 0 && d->have_device) {
 		r = rngd_argv_push(words, "--rng-device");
 		if (r == 0)
-			r = rngd_argv_push(words, device);
-	} else {
+			r = rngd_argv_push(words, d->device);
+	} else if (r == 0) {
 		r = rngd_options_note(o, LOG_INFO,
 				      "%s: no HRNGDEVICE: the hwrng source's /dev/hwrng (the init script would also "
 				      "probe /dev/hw_random, /dev/hwrandom, /dev/intel_rng, /dev/i810_rng)", path);
 	}
 	if (r == 0)
-		r = split_words(options, words);
-	if (r == 0 && have_select) {
+		r = split_words(d->options, words);
+	if (r == 0 && d->have_select) {
 		free(*hwrng_select);
-		*hwrng_select = strdup(select);
+		*hwrng_select = strdup(d->select);
 		if (!*hwrng_select)
 			r = -ENOMEM;
 	}
+	free(d);
 	if (r == -ENOMEM)
 		rngd_fail(err, "out of memory");
 	return r;

@@ -325,8 +325,37 @@ static void defaults_file(void **state)
 	assert_true(has_note(&o, LOG_WARNING, ":6: not a variable assignment, not run: echo hello"));
 	defaults_file_done(&words, &select, &o, path);
 
-	const char *bad[] = { "RNGDOPTIONS=\"-W $X\"\n", "HRNGDEVICE=`x`\n", "RNGDOPTIONS=\"unterminated\n",
-			      "HRNGDEVICE=/dev/a /dev/b\n", "HRNGSELECT=../x\n" };
+	/* What sh takes too (the init script sources the file): a quoted value
+	 * over lines, backslash-newline in and out of quotes, two assignments
+	 * on a line or after ';'; a later line's number is still right. */
+	path = write_file("RNGDOPTIONS=\"--fill-watermark=90% \\\n"
+			  "  --feed-interval=1\n"
+			  "  -s 64\"\n"
+			  "HRNGDEVICE=/dev/a; HRNGSELECT=via\\\n"
+			  "_rng OTHER='$(x)' HRNGDEVICE=/dev/b\n"
+			  "export RNGDOPTIONS=\"$RNGDOPTIONS -v\"\n");
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), -EINVAL);
+	assert_non_null(strstr(err, ":6: RNGDOPTIONS: needs the shell"));
+	defaults_file_done(&words, &select, &o, path);
+	path = write_file("RNGDOPTIONS=\"--fill-watermark=90% \\\n"
+			  "  --feed-interval=1\n"
+			  "  -s 64\"\n"
+			  "HRNGDEVICE=/dev/a; HRNGSELECT=via\\\n"
+			  "_rng OTHER='$(x)' HRNGDEVICE=/dev/b\n");
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
+	assert_int_equal(words.n, 6);
+	assert_string_equal(words.v[1], "/dev/b");
+	assert_string_equal(words.v[2], "--fill-watermark=90%");
+	assert_string_equal(words.v[3], "--feed-interval=1");
+	assert_string_equal(words.v[4], "-s");
+	assert_string_equal(select, "via_rng");
+	defaults_file_done(&words, &select, &o, path);
+
+	const char *bad[] = { "RNGDOPTIONS=\"-W $X\"\n", "HRNGDEVICE=`x`\n", "RNGDOPTIONS=\"unterminated\n\n",
+			      "HRNGDEVICE=/dev/a /dev/b\n", "HRNGSELECT=../x\n", "RNGDOPTIONS=-s|x\n",
+			      "RNGDOPTIONS=-s\\" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		path = write_file(bad[i]);
