@@ -187,6 +187,7 @@ struct translation {
 	struct rngd_argv *out;
 	struct rngd_options *notes;
 	const char *peer;        /* for messages */
+	int help;                /* enum rngd_compat_print: its -? */
 	bool padlock_driver;     /* -R viapadlock / --hrng=viapadlock: -r is not read */
 	const char *rng_device;  /* the last -r, emitted at the end */
 	char *entropy;           /* the last -H, emitted at the end */
@@ -222,13 +223,16 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 		snprintf(word, sizeof(word), "--%s", p->native);
 		return push2(t->out, word, value);
 	case ACT_FLAG:
+		/* The peer's help lists the peer's options, not rngd's. */
+		if (strcmp(p->native, "help") == 0)
+			return t->help;
 		snprintf(word, sizeof(word), "--%s", p->native);
 		return rngd_argv_push(t->out, word);
 	case ACT_RNG_DRIVER:
 		return set_driver(t, value, opt, err);
 	case ACT_HRNG:
 		if (strcmp(value, "help") == 0)
-			return 1;   /* the caller prints rngd_compat_print_hrngs() */
+			return RNGD_COMPAT_PRINT_HRNGS;
 		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
 			if (strcmp(value, debian_hrngs[i].name) == 0) {
 				r = set_driver(t, debian_hrngs[i].driver, opt, err);
@@ -468,6 +472,7 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 	}
 	table = p == RNGD_PERSONALITY_DEBIAN ? debian_opts : rng_tools5_opts;
 	t.peer = p == RNGD_PERSONALITY_DEBIAN ? "rng-tools-debian" : "rng-tools5";
+	t.help = p == RNGD_PERSONALITY_DEBIAN ? RNGD_COMPAT_PRINT_DEBIAN_HELP : RNGD_COMPAT_PRINT_RNG_TOOLS5_HELP;
 	r = translate_peer(&t, table, words, n, err);
 	if (r == 0)
 		r = translate_finish(&t);
@@ -475,9 +480,77 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 	return r;
 }
 
-void rngd_compat_print_hrngs(FILE *out)
+/* What a peer option becomes here, for its help. */
+static void describe(char *buf, size_t len, const struct peer_opt *p)
 {
-	fprintf(out, "rng-tools-debian --hrng names, as this rngd takes them:\n");
-	for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
-		fprintf(out, "  %-11s %s\n", debian_hrngs[i].name, debian_hrngs[i].what);
+	switch (p->action) {
+	case ACT_SAME:
+	case ACT_FLAG:
+		if (strcmp(p->native, "help") == 0)
+			(void)snprintf(buf, len, "this list");
+		else if (strcmp(p->native, "list") == 0)
+			(void)snprintf(buf, len, "rngd --list: the sources and why each runs or not; exits");
+		else
+			(void)snprintf(buf, len, "rngd --%s", p->native);
+		return;
+	case ACT_RNG_DRIVER:
+		(void)snprintf(buf, len, "stream: the -r device; viapadlock: the padlock source alone");
+		return;
+	case ACT_HRNG:
+		(void)snprintf(buf, len, "intelfwh, viakernel: the hwrng source; viapadlock: padlock; help");
+		return;
+	case ACT_RNG_ENTROPY:
+		(void)snprintf(buf, len, "the -r device's credit, bits per bit (-O SRC:entropy_per_bit)");
+		return;
+	case ACT_WATERMARK_PCT:
+		(void)snprintf(buf, len, "rngd --fill-watermark, bits or N%% of the pool");
+		return;
+	case ACT_FEED_INTERVAL:
+		(void)snprintf(buf, len, "rngd --topup-interval, seconds");
+		return;
+	case ACT_STATS_INTERVAL:
+		(void)snprintf(buf, len, "rngd --stats-interval, seconds");
+		return;
+	case ACT_NO_SOURCE:
+		(void)snprintf(buf, len, "1: rngd -x %s%s; 0: it runs", p->native,
+			       strcmp(p->native, "tpm") == 0 && rng_source_find("tpm2") ? " -x tpm2" : "");
+		return;
+	case ACT_QUALITY:
+	case ACT_BUFFERS:
+	case ACT_RNG_TIMEOUT:
+		(void)snprintf(buf, len, "checked, then noted: nothing to tune here");
+		return;
+	}
+	buf[0] = '\0';
+}
+
+static void print_peer_help(FILE *out, const char *prog, const char *peer, const struct peer_opt *table)
+{
+	fprintf(out, "Usage: %s [OPTION]...\n"
+		"Options are read as %s's and become rngd's own (rngd(8) COMPATIBILITY):\n", prog, peer);
+	for (const struct peer_opt *p = table; p->long_name; p++) {
+		char opt[48], what[96];
+
+		if (p->short_name)
+			(void)snprintf(opt, sizeof(opt), "-%c, --%s%s", p->short_name, p->long_name,
+				       p->has_arg ? "=VALUE" : "");
+		else
+			(void)snprintf(opt, sizeof(opt), "    --%s%s", p->long_name, p->has_arg ? "=VALUE" : "");
+		describe(what, sizeof(what), p);
+		fprintf(out, "  %-28s %s\n", opt, what);
+	}
+	fprintf(out, "Any other long option is rngd's own: rngd --help lists them.\n");
+}
+
+void rngd_compat_print(FILE *out, int what, const char *prog)
+{
+	if (what == RNGD_COMPAT_PRINT_DEBIAN_HELP) {
+		print_peer_help(out, prog, "rng-tools-debian 2.3", debian_opts);
+	} else if (what == RNGD_COMPAT_PRINT_RNG_TOOLS5_HELP) {
+		print_peer_help(out, prog, "rng-tools5 5-4.1", rng_tools5_opts);
+	} else {
+		fprintf(out, "rng-tools-debian --hrng names, as this rngd takes them:\n");
+		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
+			fprintf(out, "  %-11s %s\n", debian_hrngs[i].name, debian_hrngs[i].what);
+	}
 }

@@ -44,10 +44,19 @@ void rngd_argv_free(struct rngd_argv *a);
  * rngd_options_load() for any personality: the peer's command line is
  * translated to rngd's own (notes for what changed meaning), loaded, and
  * rng-tools' source names, indexes and keys resolved against this build.
- * 0, 1 for --hrng=help (the caller prints rngd_compat_print_hrngs() and
- * exits 0), or -EINVAL/-errno with one line in err (exit 2).
+ * 0, an enum rngd_compat_print value for a peer's help (the caller
+ * prints it with rngd_compat_print() and exits 0), or -EINVAL/-errno with
+ * one line in err (exit 2).
  */
 int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char err[RNGD_ERR_MAX]);
+
+/* What a peer's own help option asks to print (rng-tools 6's -? is rngd's
+ * --help, whose options are rngd's own). */
+enum rngd_compat_print {
+	RNGD_COMPAT_PRINT_HRNGS = 1,       /* debian --hrng=help */
+	RNGD_COMPAT_PRINT_DEBIAN_HELP,     /* rngd-debian -?, --help */
+	RNGD_COMPAT_PRINT_RNG_TOOLS5_HELP, /* rngd5 -?, --help */
+};
 
 /*
  * --defaults-file: the shell-variable assignments HRNGDEVICE, RNGDOPTIONS
@@ -59,8 +68,9 @@ int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char 
 int rngd_compat_defaults_file(const char *path, struct rngd_argv *words, char **hwrng_select,
 			      struct rngd_options *o, char err[RNGD_ERR_MAX]);
 
-/* debian --hrng=help: the names --hrng takes and what each becomes. */
-void rngd_compat_print_hrngs(FILE *out);
+/* @what (enum rngd_compat_print): --hrng's names and what each becomes,
+ * or a peer's options and what each becomes here. */
+void rngd_compat_print(FILE *out, int what, const char *prog);
 
 /* rngd/compat.c: one personality's words (no --compat or --defaults-file
  * among them) onto @out as rngd's own options, with notes on what changed

@@ -387,7 +387,7 @@ int main(int argc, char *argv[])
 		if (code < 0)
 			print_error_line(err);
 		else
-			rngd_compat_print_hrngs(stdout);
+			rngd_compat_print(stdout, code, argc > 0 ? argv[0] : "rngd");
 		rngd_startup_watch_destroy(&d.watch);
 		rngd_options_free(&d.opts);
 		return code < 0 ? RNGD_EXIT_USAGE : RNGD_EXIT_OK;

@@ -81,6 +81,21 @@ for p in rng-tools debian rng-tools5; do
 done
 echo "ok: $checked options from the three peers' pages accepted"
 
+# A peer personality's --help lists that peer's options, every one of its
+# page, with what each becomes (it printed rng-tools 6's, where -t is not
+# the feed interval and -n not "no TPM").
+for p in debian rng-tools5; do
+	"$GUARD" -- "$RNGD" --compat="$p" --config=/dev/null --help > "$T/help" 2> "$T/err" || fail "$p --help: $(cat "$T/err")"
+	listed=$(grep -oE '^ +(-., )?--[A-Za-z_-]+' "$T/help" | tr -d ' ' | tr ',' '\n')
+	for o in $(page_options "$T/$p.8"); do
+		echo "$listed" | grep -qxF -- "$o" || fail "$p --help does not list $o"
+	done
+done
+"$GUARD" -- "$RNGD" --compat=debian --help | grep -qE -- '^  -t, --feed-interval=VALUE +rngd --topup-interval' ||
+	fail "debian --help: -t is not the feed interval"
+"$GUARD" -- "$RNGD" --compat=rng-tools5 -\? | grep -qE -- '^  -n, --no-tpm=VALUE +1: rngd -x tpm' ||
+	fail "rng-tools5 -?: -n is not no-tpm"
+
 keys() { "$GUARD" -- "$RNGD" --config=/dev/null "$@" 2> "$T/err"; }
 # -e is a ceiling, never a raise; -O written per source wins.
 keys -e 2 -O hwrng | grep -q "entropy_per_bit=0.250" || fail "-e 2 did not cap hwrng at 0.250"
