@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The personalities' tables (rngd/compat.h): which peer option becomes
- * which of rngd's (rng-tools' source names, indexes and keys are resolved
- * in rngd/compat_sources.c). Tables, not code paths, so rngd(8)'s COMPATIBILITY
- * section and tests/compat/ can be checked against them line by line.
+ * A peer's command line translated to rngd's own through the peer's
+ * option table (rngd/compat_peers.c); rng-tools' source names, indexes
+ * and keys are resolved in rngd/compat_sources.c.
  */
 #include <config.h>
 
@@ -15,6 +14,7 @@
 #include <syslog.h>
 
 #include "rngd/compat.h"
+#include "rngd/compat_peers.h"
 #include "sources/parse_num.h"
 #include "sources/source.h"
 
@@ -90,98 +90,6 @@ static int push_period_or_note(struct rngd_argv *a, struct rngd_options *notes, 
 	return push_period(a, native, seconds);
 }
 
-/* ---- 2. The peers' option tables ----------------------------------------- */
-
-/* What a peer option becomes. */
-enum peer_action {
-	ACT_SAME,            /* rngd's option of the name in `native`, value as given */
-	ACT_FLAG,            /* rngd's flag in `native` */
-	ACT_RNG_DRIVER,      /* debian -R: stream or viapadlock */
-	ACT_HRNG,            /* debian --hrng=NAME */
-	ACT_RNG_ENTROPY,     /* debian -H: the rng device's source's credit */
-	ACT_QUALITY,         /* debian -Q: checked, noted */
-	ACT_BUFFERS,         /* debian -B: checked, noted */
-	ACT_WATERMARK_PCT,   /* debian -W N[%] */
-	ACT_FEED_INTERVAL,   /* debian -t, --timeout: the top-up interval */
-	ACT_RNG_TIMEOUT,     /* debian -T: noted */
-	ACT_STATS_INTERVAL,  /* debian -S */
-	ACT_NO_SOURCE,       /* rng-tools5 -d/-n 1|0: exclude `native` */
-};
-
-struct peer_opt {
-	char short_name;     /* 0: long only */
-	const char *long_name;
-	bool has_arg;
-	enum peer_action action;
-	const char *native;  /* rngd's long option, or the source for ACT_NO_SOURCE */
-};
-
-/* rng-tools-debian 2.3, rngd(8) OPTIONS (tests/compat/compat-peer-options.sh
- * checks every option of the package's own page is here). */
-static const struct peer_opt debian_opts[] = {
-	{ 'b', "background", false, ACT_FLAG, "background" },
-	{ 'f', "foreground", false, ACT_FLAG, "foreground" },
-	{ 'S', "stats-interval", true, ACT_STATS_INTERVAL, NULL },
-	{ 'R', "rng-driver", true, ACT_RNG_DRIVER, NULL },
-	{ 'o', "random-device", true, ACT_SAME, "random-device" },
-	{ 'r', "rng-device", true, ACT_SAME, "rng-device" },
-	{ 0, "hrng", true, ACT_HRNG, NULL },
-	{ 'H', "rng-entropy", true, ACT_RNG_ENTROPY, NULL },
-	{ 'Q', "rng-quality", true, ACT_QUALITY, NULL },
-	{ 'B', "rng-buffers", true, ACT_BUFFERS, NULL },
-	{ 's', "random-step", true, ACT_SAME, "random-step" },
-	{ 'W', "fill-watermark", true, ACT_WATERMARK_PCT, NULL },
-	{ 't', "feed-interval", true, ACT_FEED_INTERVAL, NULL },
-	{ 0, "timeout", true, ACT_FEED_INTERVAL, NULL },
-	{ 'T', "rng-timeout", true, ACT_RNG_TIMEOUT, NULL },
-	{ 'p', "pidfile", true, ACT_SAME, "pid-file" },
-	{ '?', "help", false, ACT_FLAG, "help" },
-	{ 'V', "version", false, ACT_FLAG, "version" },
-	{ 0, NULL, false, ACT_SAME, NULL },
-};
-
-/* rng-tools5 5-4.1, rngd(8) OPTIONS; -e and -i are in its parser too. */
-static const struct peer_opt rng_tools5_opts[] = {
-	{ 'b', "background", false, ACT_FLAG, "background" },
-	{ 'f', "foreground", false, ACT_FLAG, "foreground" },
-	{ 'p', "pid-file", true, ACT_SAME, "pid-file" },
-	{ 'o', "random-device", true, ACT_SAME, "random-device" },
-	{ 'r', "rng-device", true, ACT_SAME, "rng-device" },
-	{ 's', "random-step", true, ACT_SAME, "random-step" },
-	{ 'W', "fill-watermark", true, ACT_SAME, "fill-watermark" },
-	{ 'd', "no-drng", true, ACT_NO_SOURCE, "rdrand" },
-	{ 'n', "no-tpm", true, ACT_NO_SOURCE, "tpm" },
-	{ 'e', "entropy-count", true, ACT_SAME, "entropy-count" },
-	{ 'i', "ignorefail", false, ACT_FLAG, "ignorefail" },
-	{ 'q', "quiet", false, ACT_FLAG, "quiet" },
-	{ 'v', "verbose", false, ACT_FLAG, "list" },
-	{ '?', "help", false, ACT_FLAG, "help" },
-	{ 'V', "version", false, ACT_FLAG, "version" },
-	{ 0, NULL, false, ACT_SAME, NULL },
-};
-
-/* rng-tools 6.17 spellings that rngd's own table does not have. */
-static const struct {
-	const char *peer;
-	const char *native;
-} rng_tools_words[] = {
-	{ "-?", "--help" },
-	{ "-V", "--version" },
-	{ "--force_reseed", "--force-reseed" },
-};
-
-/* debian --hrng=NAME: the peer's "known-good defaults" for a device. Its
- * entropy defaults are not taken (a peer's default credit never applies). */
-static const struct {
-	const char *name;
-	const char *driver;   /* "stream": the -r device; "viapadlock": padlock */
-	const char *what;
-} debian_hrngs[] = {
-	{ "intelfwh", "stream", "Intel FWH (82802AB/AC) RNG through the kernel's /dev/hwrng" },
-	{ "viakernel", "stream", "VIA RNG through the kernel's /dev/hwrng" },
-	{ "viapadlock", "viapadlock", "VIA PadLock RNG read with XSTORE (rngd's padlock source)" },
-};
-
 /* State of one peer command line's translation. */
 struct translation {
 	struct rngd_argv *out;
@@ -233,12 +141,12 @@ static int act(struct translation *t, const struct peer_opt *p, const char *opt,
 	case ACT_HRNG:
 		if (strcmp(value, "help") == 0)
 			return RNGD_COMPAT_PRINT_HRNGS;
-		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
-			if (strcmp(value, debian_hrngs[i].name) == 0) {
-				r = set_driver(t, debian_hrngs[i].driver, opt, err);
+		for (size_t i = 0; i < RNGD_PEER_HRNGS; i++)
+			if (strcmp(value, rngd_peer_hrngs[i].name) == 0) {
+				r = set_driver(t, rngd_peer_hrngs[i].driver, opt, err);
 				if (r == 0)
 					r = rngd_options_note(o, LOG_INFO, "%s=%s: %s; the peer's entropy default for it is not taken",
-						 opt, value, debian_hrngs[i].what);
+						 opt, value, rngd_peer_hrngs[i].what);
 				return r;
 			}
 		return rngd_fail(err, "%s=%s: %s knows intelfwh, viakernel, viapadlock and help", opt, value, t->peer);
@@ -457,11 +365,11 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 			const char *w = words[i];
 			char buf[RNGD_ERR_MAX];
 
-			for (size_t k = 0; k < sizeof(rng_tools_words) / sizeof(rng_tools_words[0]); k++) {
-				size_t len = strlen(rng_tools_words[k].peer);
+			for (size_t k = 0; k < RNGD_PEER_RNG_TOOLS_WORDS; k++) {
+				size_t len = strlen(rngd_peer_rng_tools_words[k].peer);
 
-				if (strncmp(w, rng_tools_words[k].peer, len) == 0 && (w[len] == '\0' || w[len] == '=')) {
-					snprintf(buf, sizeof(buf), "%s%s", rng_tools_words[k].native, w + len);
+				if (strncmp(w, rngd_peer_rng_tools_words[k].peer, len) == 0 && (w[len] == '\0' || w[len] == '=')) {
+					snprintf(buf, sizeof(buf), "%s%s", rngd_peer_rng_tools_words[k].native, w + len);
 					w = buf;
 					break;
 				}
@@ -470,7 +378,7 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 		}
 		return r;
 	}
-	table = p == RNGD_PERSONALITY_DEBIAN ? debian_opts : rng_tools5_opts;
+	table = p == RNGD_PERSONALITY_DEBIAN ? rngd_peer_debian_opts : rngd_peer_rng_tools5_opts;
 	t.peer = p == RNGD_PERSONALITY_DEBIAN ? "rng-tools-debian" : "rng-tools5";
 	t.help = p == RNGD_PERSONALITY_DEBIAN ? RNGD_COMPAT_PRINT_DEBIAN_HELP : RNGD_COMPAT_PRINT_RNG_TOOLS5_HELP;
 	r = translate_peer(&t, table, words, n, err);
@@ -478,79 +386,4 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 		r = translate_finish(&t);
 	free(t.entropy);
 	return r;
-}
-
-/* What a peer option becomes here, for its help. */
-static void describe(char *buf, size_t len, const struct peer_opt *p)
-{
-	switch (p->action) {
-	case ACT_SAME:
-	case ACT_FLAG:
-		if (strcmp(p->native, "help") == 0)
-			(void)snprintf(buf, len, "this list");
-		else if (strcmp(p->native, "list") == 0)
-			(void)snprintf(buf, len, "rngd --list: the sources and why each runs or not; exits");
-		else
-			(void)snprintf(buf, len, "rngd --%s", p->native);
-		return;
-	case ACT_RNG_DRIVER:
-		(void)snprintf(buf, len, "stream: the -r device; viapadlock: the padlock source alone");
-		return;
-	case ACT_HRNG:
-		(void)snprintf(buf, len, "intelfwh, viakernel: the hwrng source; viapadlock: padlock; help");
-		return;
-	case ACT_RNG_ENTROPY:
-		(void)snprintf(buf, len, "the -r device's credit, bits per bit (-O SRC:entropy_per_bit)");
-		return;
-	case ACT_WATERMARK_PCT:
-		(void)snprintf(buf, len, "rngd --fill-watermark, bits or N%% of the pool");
-		return;
-	case ACT_FEED_INTERVAL:
-		(void)snprintf(buf, len, "rngd --topup-interval, seconds");
-		return;
-	case ACT_STATS_INTERVAL:
-		(void)snprintf(buf, len, "rngd --stats-interval, seconds");
-		return;
-	case ACT_NO_SOURCE:
-		(void)snprintf(buf, len, "1: rngd -x %s%s; 0: it runs", p->native,
-			       strcmp(p->native, "tpm") == 0 && rng_source_find("tpm2") ? " -x tpm2" : "");
-		return;
-	case ACT_QUALITY:
-	case ACT_BUFFERS:
-	case ACT_RNG_TIMEOUT:
-		(void)snprintf(buf, len, "checked, then noted: nothing to tune here");
-		return;
-	}
-	buf[0] = '\0';
-}
-
-static void print_peer_help(FILE *out, const char *prog, const char *peer, const struct peer_opt *table)
-{
-	fprintf(out, "Usage: %s [OPTION]...\n"
-		"Options are read as %s's and become rngd's own (rngd(8) COMPATIBILITY):\n", prog, peer);
-	for (const struct peer_opt *p = table; p->long_name; p++) {
-		char opt[48], what[96];
-
-		if (p->short_name)
-			(void)snprintf(opt, sizeof(opt), "-%c, --%s%s", p->short_name, p->long_name,
-				       p->has_arg ? "=VALUE" : "");
-		else
-			(void)snprintf(opt, sizeof(opt), "    --%s%s", p->long_name, p->has_arg ? "=VALUE" : "");
-		describe(what, sizeof(what), p);
-		fprintf(out, "  %-28s %s\n", opt, what);
-	}
-	fprintf(out, "Any other long option is rngd's own: rngd --help lists them.\n");
-}
-
-void rngd_compat_print(FILE *out, int what, const char *prog)
-{
-	if (what == RNGD_COMPAT_PRINT_DEBIAN_HELP) {
-		print_peer_help(out, prog, "rng-tools-debian 2.3", debian_opts);
-	} else if (what == RNGD_COMPAT_PRINT_RNG_TOOLS5_HELP) {
-		print_peer_help(out, prog, "rng-tools5 5-4.1", rng_tools5_opts);
-	} else {
-		fprintf(out, "rng-tools-debian --hrng names, as this rngd takes them:\n");
-		for (size_t i = 0; i < sizeof(debian_hrngs) / sizeof(debian_hrngs[0]); i++)
-			fprintf(out, "  %-11s %s\n", debian_hrngs[i].name, debian_hrngs[i].what);
-	}
 }

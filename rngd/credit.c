@@ -19,11 +19,16 @@ double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool 
 		v = src->credit_ceiling;
 	if (credit_exceeds_fixed(ops, v))
 		v = ops->default_entropy_per_bit;
-	if (ops->may_credit && !ops->may_credit(src))
+	if (!credit_allowed(src))
 		v = 0.0;
 	if (circular)
 		v = 0.0;
 	return v;
+}
+
+bool credit_allowed(const struct rng_source *src)
+{
+	return !src->ops->may_credit || src->ops->may_credit(src);
 }
 
 bool credit_is_circular(const struct rng_source *src)

@@ -31,6 +31,10 @@ struct rng_source;
  */
 double credit_entropy_per_bit(const struct rng_source *src, bool user_set, bool circular);
 
+/* False while @src says its bytes may earn no credit (source.h,
+ * may_credit: a file whose read offset is not kept). */
+bool credit_allowed(const struct rng_source *src);
+
 /*
  * True while @src reads this machine's kernel generator (/dev/urandom,
  * /dev/random): crediting its bytes to that kernel would count the

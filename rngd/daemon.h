@@ -86,6 +86,9 @@ void rngd_daemon_log_egd_stats(struct rngd *d, const char *why);
 /* rngd/daemon_checks.c: each returns an exit code, 0 if fine. */
 int rngd_daemon_lock_pidfile(struct rngd *d);
 int rngd_check_file_sources(const struct rngd_options *o);
+/* No regular file read by two enabled sources, no file or FIFO that the
+ * sink writes read by one (exit 2, one line naming both). */
+int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slots, size_t n);
 int rngd_check_user(const char *user_group);
 /* In the background every path is absolute (exit 2 with the path if not). */
 int rngd_check_background_paths(const struct rngd_options *o);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Start-up checks that end rngd before anything opens: the pid file (exit
- * 3 if another rngd holds it), -r paths and the -D user (exit 2). */
+ * 3 if another rngd holds it), -r paths, files read twice or read and
+ * written, and the -D user (exit 2). */
 #include <config.h>
 
 #include <errno.h>
@@ -10,7 +11,9 @@
 #include <sys/types.h>
 
 #include "rngd/daemon.h"
+#include "rngd/defaults.h"
 #include "rngd/file_kind.h"
+#include "rngd/loop.h"
 #include "rngd/privs.h"
 #include "rngd/source_set.h"
 
@@ -66,6 +69,60 @@ int rngd_check_file_sources(const struct rngd_options *o)
 		if (kernel_fs) {
 			fprintf(stderr, "rngd: -r %s: is a kernel file (%s), not an entropy source\n", path, kernel_fs);
 			return RNGD_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* The path enabled slot @i's source reads, stat()ed into @st; NULL if none. */
+static const char *slot_file(struct rngd_slot *slots, size_t i, struct stat *st)
+{
+	struct rngd_slot *slot = rngd_slot_at(slots, i);
+	const struct rng_source *src = rngd_slot_source(slot);
+	const char *path = rngd_slot_enabled(slot) && src->ops->path ? src->ops->path(src) : NULL;
+
+	return path && stat(path, st) == 0 ? path : NULL;
+}
+
+int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slots, size_t n)
+{
+	const char *sink = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	struct stat sink_st;
+	bool sink_is_file = !o->test_mode && strcmp(sink, "-") != 0 && strcmp(sink, "none") != 0 &&
+			    stat(sink, &sink_st) == 0 && (S_ISREG(sink_st.st_mode) || S_ISFIFO(sink_st.st_mode));
+
+	for (size_t i = 0; i < n; i++) {
+		struct stat a, b;
+		const char *path = slot_file(slots, i, &a);
+		const char *name = rngd_slot_source(rngd_slot_at(slots, i))->name;
+
+		if (!path)
+			continue;
+		/* The sink appends what passed to the file the source reads
+		 * on, a few hundred blocks behind: credited again, for ever. */
+		if (sink_is_file && same_file(&a, &sink_st)) {
+			fprintf(stderr, "rngd: %s reads %s, the file the sink (-o %s) writes: rngd would read and "
+				"credit its own output again\n", name, path, sink);
+			return RNGD_EXIT_USAGE;
+		}
+		/* Each reader of a regular file reads all of it: a device or
+		 * a FIFO gives each byte to one reader only. */
+		if (!S_ISREG(a.st_mode))
+			continue;
+		for (size_t k = i + 1; k < n; k++) {
+			const char *other = slot_file(slots, k, &b);
+
+			if (other && same_file(&a, &b)) {
+				fprintf(stderr, "rngd: %s (%s) and %s (%s) read the same file: its bytes would be "
+					"credited twice\n", name, path, rngd_slot_source(rngd_slot_at(slots, k))->name,
+					other);
+				return RNGD_EXIT_USAGE;
+			}
 		}
 	}
 	return 0;

@@ -265,6 +265,8 @@ static int run(struct rngd *d)
 	}
 	r = rngd_check_file_sources(&d->opts);
 	if (r == 0)
+		r = rngd_check_shared_files(&d->opts, d->slots, d->n_slots);
+	if (r == 0)
 		r = rngd_check_background_paths(&d->opts);
 	if (r != 0)
 		return r;

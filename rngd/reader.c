@@ -182,6 +182,17 @@ static bool reader_stopping(struct rngd_slot *s)
 	return stop;
 }
 
+/* A source whose bytes stop being allowed credit (a file's read offset no
+ * longer kept) says why, once: a credit of 0 alone tells an admin nothing. */
+static void reader_note_credit(struct rngd_slot *s, bool *may_credit)
+{
+	bool now = credit_allowed(&s->src);
+
+	if (*may_credit && !now)
+		rngd_log(s->loop->log, LOG_WARNING, s->src.name, "%s", s->src.why);
+	*may_credit = now;
+}
+
 static void *reader_main(void *arg)
 {
 	struct rngd_slot *s = arg;
@@ -190,6 +201,7 @@ static void *reader_main(void *arg)
 	unsigned int backoff = RNGD_REOPEN_MIN_MS;
 	size_t have = 0;
 	bool seeded = false, read_since_open = false;
+	bool may_credit = credit_allowed(&s->src); /* the open's log line told it */
 
 	for (;;) {
 		bool reopen, is_open, exhausted, full, device_events, drain;
@@ -255,6 +267,7 @@ static void *reader_main(void *arg)
 				continue;
 			}
 			rngd_slot_warn_circular(l, s);
+			reader_note_credit(s, &may_credit);
 			wake_main(l);
 		}
 
@@ -278,6 +291,7 @@ static void *reader_main(void *arg)
 			continue;
 		if (n > 0) {
 			read_since_open = true;
+			reader_note_credit(s, &may_credit);
 			(void)pthread_mutex_lock(&s->lock);
 			s->bytes_read += (uint64_t)n;
 			have += (size_t)n;

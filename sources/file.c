@@ -47,6 +47,7 @@ struct file_priv {
 	char state_dir[4096];
 	struct file_offset_record record;
 	bool record_tried;
+	int record_error;  /* -errno of the record's last failed open, or 0 */
 	int credit_ok;     /* fact for may_credit(), read atomically */
 	bool fifo;         /* what is open now is a FIFO */
 	/* A FIFO's fd from before close(), closed only once open() has tried
@@ -88,9 +89,16 @@ static int file_probe(struct rng_source *src)
  */
 static uint64_t resume_offset(struct file_priv *p, int fd, const struct stat *st)
 {
+	/* Another file at the path since the last open: its own record. */
+	if (p->record_tried && p->record.fd >= 0 && !file_offset_is_for(&p->record, st)) {
+		file_offset_close(&p->record);
+		p->record = (struct file_offset_record){ .fd = -1 };
+		p->record_tried = false;
+	}
 	if (!p->record_tried && p->state_dir[0]) {
 		p->record_tried = true;
-		if (file_offset_open(&p->record, p->state_dir, p->path) < 0)
+		p->record_error = file_offset_open(&p->record, p->state_dir, p->path, st);
+		if (p->record_error < 0)
 			file_offset_close(&p->record);
 	}
 	__atomic_store_n(&p->credit_ok, p->record.fd >= 0, __ATOMIC_RELEASE);
@@ -102,6 +110,13 @@ static bool file_may_credit(const struct rng_source *src)
 	const struct file_priv *p = src->priv;
 
 	return !p || __atomic_load_n(&p->credit_ok, __ATOMIC_ACQUIRE);
+}
+
+static const char *file_path(const struct rng_source *src)
+{
+	const struct file_priv *p = src->priv;
+
+	return p->path[0] ? p->path : NULL;
 }
 
 static bool file_reads_kernel_generator(const struct rng_source *src)
@@ -153,6 +168,11 @@ static int file_open(struct rng_source *src)
 				err = -errno;
 				goto fail;
 			}
+			/* Credit 0 by itself says nothing: the open's log line
+			 * says why (the daemon logs src->why with it). */
+			if (p->record_error < 0)
+				rng_source_why(src, 0, "%s (its read offset cannot be kept in %s: %s, so it earns no credit)",
+					       p->path, p->state_dir, strerror(-p->record_error));
 		} else if (p->exhausted) {
 			return rng_source_why(src, -ENODATA,
 					      "%s was read to its end; a regular file is never re-read",
@@ -193,8 +213,14 @@ static ssize_t file_read(struct rng_source *src, void *buf, size_t len)
 				p->offset += n;
 				/* Kept before the bytes go on: a crash after crediting
 				 * them must not let the next run read them again. */
-				if (p->record.fd >= 0 && file_offset_store(&p->record, p->fd, &p->st, (uint64_t)p->offset) < 0) {
+				int r = p->record.fd >= 0 ?
+					file_offset_store(&p->record, p->fd, &p->st, (uint64_t)p->offset) : 0;
+
+				if (r < 0) {
 					file_offset_close(&p->record);
+					/* The reader logs why when the credit stops. */
+					rng_source_why(src, 0, "%s: its read offset can no longer be kept in %s: %s; "
+						       "it earns no credit from now", p->path, p->state_dir, strerror(-r));
 					__atomic_store_n(&p->credit_ok, 0, __ATOMIC_RELEASE);
 				}
 			}
@@ -277,4 +303,5 @@ const struct rng_source_ops rng_source_file_ops = {
 	.wait_fd = file_wait_fd,
 	.may_credit = file_may_credit,
 	.reads_kernel_generator = file_reads_kernel_generator,
+	.path = file_path,
 };

@@ -15,8 +15,8 @@
 /* A fixed-width line, so a rewrite in place never leaves a longer tail. */
 #define RECORD_LEN 128
 
-/* FNV-1a: names the record after the path and recognises the bytes before
- * the offset; not a security boundary (whoever can rewrite the file can
+/* FNV-1a: named the old records after the path, and recognises the bytes
+ * before the offset; not a security boundary (whoever can rewrite the file can
  * feed rngd anything). */
 static uint64_t fnv1a(const uint8_t *p, size_t len)
 {
@@ -63,9 +63,34 @@ static void load(struct file_offset_record *r)
 	r->valid = true;
 }
 
-int file_offset_open(struct file_offset_record *r, const char *state_dir, const char *path)
+/*
+ * Before 2026-12 records were named after the path as written, so a link,
+ * a hard link or `//` in the path found none and the file was credited
+ * again. A file with no record of its own yet takes the mark of its
+ * path's old record (resume checks it is the same file all the same);
+ * the next store writes the new record.
+ */
+static void load_legacy(struct file_offset_record *r, int dfd, const char *path)
 {
-	char name[4200];
+	struct file_offset_record old = { .fd = -1 };
+	char name[64];
+
+	(void)snprintf(name, sizeof(name), "file-offset-%016" PRIx64, path_hash(path));
+	old.fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (old.fd < 0)
+		return;
+	load(&old);
+	rng_close_fd(&old.fd);
+	if (old.valid && old.mark.dev == r->dev && old.mark.ino == r->ino) {
+		r->mark = old.mark;
+		r->valid = true;
+	}
+}
+
+int file_offset_open(struct file_offset_record *r, const char *state_dir, const char *path,
+		     const struct stat *st)
+{
+	char name[80];
 	int dfd;
 
 	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST)
@@ -73,13 +98,22 @@ int file_offset_open(struct file_offset_record *r, const char *state_dir, const 
 	dfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
-	(void)snprintf(name, sizeof(name), "file-offset-%016" PRIx64, path_hash(path));
+	r->dev = (uint64_t)st->st_dev;
+	r->ino = (uint64_t)st->st_ino;
+	(void)snprintf(name, sizeof(name), "file-offset-%" PRIx64 "-%" PRIx64, r->dev, r->ino);
 	r->fd = openat(dfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+	if (r->fd >= 0) {
+		load(r);
+		if (!r->valid)
+			load_legacy(r, dfd, path);
+	}
 	(void)close(dfd);
-	if (r->fd < 0)
-		return -errno;
-	load(r);
-	return 0;
+	return r->fd < 0 ? -errno : 0;
+}
+
+bool file_offset_is_for(const struct file_offset_record *r, const struct stat *st)
+{
+	return r->fd >= 0 && r->dev == (uint64_t)st->st_dev && r->ino == (uint64_t)st->st_ino;
 }
 
 uint64_t file_offset_resume(const struct file_offset_record *r, int fd, const struct stat *st)

@@ -4,13 +4,16 @@
  * that no byte of the file is read, and credited, again by a later run
  * (Restart=on-failure, the watchdog, a manual restart).
  *
- * One record per path: STATE_DIR/file-offset-<64-bit hash of the path>,
- * one line "DEV INO SIZE MTIME_S MTIME_NS OFFSET TAIL", rewritten in place
- * after every read and before its bytes are handed on. TAIL hashes the
- * FILE_OFFSET_TAIL bytes before OFFSET. The same file (device and inode)
- * whose bytes before OFFSET are still those (unchanged, or appended to)
- * resumes at OFFSET; a file rewritten since, or another file at the
- * path, is new data and starts at 0.
+ * One record per file, named after its device and inode, so that every
+ * path to it (a symbolic or hard link, `//`, a relative path) finds the
+ * same one: STATE_DIR/file-offset-<dev hex>-<ino hex>, one line "DEV INO
+ * SIZE MTIME_S MTIME_NS OFFSET TAIL", rewritten in place after every read
+ * and before its bytes are handed on. TAIL hashes the FILE_OFFSET_TAIL
+ * bytes before OFFSET. A file whose bytes before OFFSET are still those
+ * (unchanged, or appended to) resumes at OFFSET; one rewritten since, or
+ * a new file that got the inode of a deleted one, is new data and starts
+ * at 0. (Records from before were named after the path as written; such
+ * a record still counts for its file until the new one is written.)
  */
 #ifndef SOURCES_FILE_OFFSET_H
 #define SOURCES_FILE_OFFSET_H
@@ -30,15 +33,20 @@ struct file_offset_mark {
 
 struct file_offset_record {
 	int fd;                 /* -1: none kept (a new record: all zero but this) */
+	uint64_t dev, ino;      /* the file the open record is named after */
 	bool valid;             /* a record was read or written */
 	struct file_offset_mark mark;
 };
 
 #define FILE_OFFSET_TAIL 64
 
-/* Open (create) the record for @path in @state_dir (created 0755 if
- * missing) and read it. 0 or -errno. */
-int file_offset_open(struct file_offset_record *r, const char *state_dir, const char *path);
+/* Open (create) the record of the file @st, reached as @path, in
+ * @state_dir (created 0755 if missing) and read it. 0 or -errno. */
+int file_offset_open(struct file_offset_record *r, const char *state_dir, const char *path,
+		     const struct stat *st);
+
+/* True if @r is open and is the record of the file @st. */
+bool file_offset_is_for(const struct file_offset_record *r, const struct stat *st);
 
 /* Where to start reading the file @st open as @fd: the recorded offset if
  * it is the same file with the same bytes before it, else 0. */

@@ -113,6 +113,13 @@ static int hwrng_open(struct rng_source *src)
 	return 0;
 }
 
+static const char *hwrng_path(const struct rng_source *src)
+{
+	const struct hwrng_priv *p = src->priv;
+
+	return p->device;
+}
+
 static bool hwrng_reads_kernel_generator(const struct rng_source *src)
 {
 	const struct hwrng_priv *p = src->priv;
@@ -186,4 +193,5 @@ const struct rng_source_ops rng_source_hwrng_ops = {
 	.release = hwrng_release,
 	.wait_fd = hwrng_wait_fd,
 	.reads_kernel_generator = hwrng_reads_kernel_generator,
+	.path = hwrng_path,
 };

@@ -106,6 +106,15 @@ struct rng_source_ops {
 	 * kernel's output, not new entropy. NULL: false.
 	 */
 	bool (*reads_kernel_generator)(const struct rng_source *src);
+	/*
+	 * Optional: the file or device the source is set to read, as
+	 * written, or NULL for none. Read by the main thread before any
+	 * reader starts, for the daemon's start-up check that no two sources
+	 * read one regular file (each would credit its bytes) and that the
+	 * file sink is not what a source reads (rngd would credit its own
+	 * output again). NULL: the source reads no file.
+	 */
+	const char *(*path)(const struct rng_source *src);
 };
 
 /* priv's alignment: a cache line, which Padlock's XSTORE scratch needs. */

@@ -3,7 +3,8 @@
 # across restarts (Restart=on-failure, the watchdog, a hand restart): its
 # read offset is kept in --state-dir. A restart loop: SIGKILL mid-file (a
 # crash), SIGTERM, and runs after the end; every block of the file reaches
-# the sink at most once, and a run after the end credits nothing.
+# the sink at most once, and a run after the end credits nothing, whatever
+# path names the file, and with a record an older rngd wrote.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 
@@ -34,6 +35,36 @@ grep -q "read to its end by an earlier run" "$T/log.end2" || fail "the run after
 credited=$(grep -E "notice: file: summary:" "$T/log.end2" | grep -oE "bits credited [0-9]+" | awk '{print $NF}')
 [ "${credited:-0}" = 0 ] || fail "a run after the end credited $credited bits"
 
+# The record is the file's, not the path's: a symbolic link, a hard link
+# or '//' to the same file finds it (each credited the whole file again).
+ln -s "$T/a" "$T/a.symlink"
+ln "$T/a" "$T/a.hardlink"
+# A record written by an older rngd, named after the path as written,
+# still counts for its file.
+mkdir "$T/legacy"
+python3 - "$T/a" "$T/legacy" <<'PY' || fail "cannot write the old record"
+import os, sys
+path, folder = sys.argv[1], sys.argv[2]
+def fnv1a(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+st = os.stat(path)
+data = open(path, 'rb').read()
+line = "%d %d %d %d %d %d %016x" % (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns // 10**9,
+                                   st.st_mtime_ns % 10**9, st.st_size, fnv1a(data[-64:]))
+with open(os.path.join(folder, "file-offset-%016x" % fnv1a(path.encode())), "w") as f:
+    f.write(line.ljust(127) + "\n")
+PY
+for alt in "$T/a.symlink:state" "$T/a.hardlink:state" "$T//a:state" "$T/a:legacy"; do
+	start_rngd -x all -r "${alt%:*}" -O file:entropy_per_bit:1 -o "$T/sink.alt" --state-dir="$T/${alt##*:}"
+	sleep 0.5
+	stop_rngd TERM
+	grep -q "read to its end by an earlier run" "$T/log" || fail "${alt%:*} (${alt##*:}): not seen as read: $(grep file: "$T/log")"
+	[ ! -s "$T/sink.alt" ] || fail "${alt%:*} (${alt##*:}): the file was read again"
+done
+
 python3 - "$T/a" "$T/sink" $blocks "$BLOCK" <<'PY' || fail "a block reached the sink twice"
 import sys
 src = open(sys.argv[1], 'rb').read()[4:]
@@ -45,4 +76,4 @@ seen = sum(1 for i in range(n) if src[i * b:i * b + 32] in sink)
 print("blocks in the sink: %d of %d, twice: %d" % (seen, n, len(twice)))
 sys.exit(1 if twice or seen < n // 2 else 0)
 PY
-echo "ok: $runs interrupted runs and 2 after them; no block of the file credited twice"
+echo "ok: $runs interrupted runs and 2 after them, 3 by other paths and 1 with an old record; no block of the file credited twice"

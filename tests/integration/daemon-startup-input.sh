@@ -210,6 +210,17 @@ bad 1 "sink /proc/version: a kernel file (procfs)" -o /proc/version
 bad 1 "cannot open the file sink $T/none/sink: No such file or directory" -o "$T/none/sink"
 bad 2 "-r $T/dir: is a directory, not a regular file, FIFO or character device" -r "$T/dir"
 bad 2 "-r /proc/version: is a kernel file (procfs), not an entropy source" -r /proc/version
+# One file read twice (each reader reads all of it: credited twice), or
+# read and written by the sink (rngd reads its own output for ever), by
+# whatever path: a hard link, a symbolic link, '//'.
+ln "$T/in" "$T/in.hardlink"
+ln -s "$T/in" "$T/in.symlink"
+bad 2 "file ($T/in) and file.2 ($T/in.hardlink) read the same file: its bytes would be credited twice" \
+	-r "$T/in.hardlink"
+bad 2 "file ($T/in) and file.2 ($T//in) read the same file" -r "$T//in"
+bad 2 "file reads $T/in, the file the sink (-o $T/in.symlink) writes: rngd would read and credit its own output" \
+	-o "$T/in.symlink"
+bad 2 "file.2 reads $T/fifo, the file the sink (-o $T/fifo) writes" -r "$T/fifo" -o "$T/fifo"
 bad 1 "egd|exists and is not a socket" --egd-socket="$T/dir"
 bad 1 "egd|socket group 'nosuchgroup' does not exist" --egd-socket="$T/egd.sock" --egd-socket-group=nosuchgroup
 

@@ -218,8 +218,41 @@ static void test_no_kept_offset_no_credit(void **state)
 	assert_true(src->ops->may_credit(src));
 	assert_int_equal(src->ops->open(src), 0);
 	assert_false(src->ops->may_credit(src));
+	/* The open's log line says why it earns nothing. */
+	assert_non_null(strstr(src->why, "its read offset cannot be kept in"));
+	assert_non_null(strstr(src->why, "Not a directory, so it earns no credit"));
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), (ssize_t)sizeof(buf));
 	fixture_source_free(src);
+}
+
+/* One record per file, whatever the path to it: a symbolic link or a
+ * hard link resumes where the file's last reader stopped. */
+static void test_offset_kept_for_the_file_not_the_path(void **state)
+{
+	struct fixture *fx = *state;
+	char soft[128], hard[128];
+	struct rng_source *src = new_source(fx->data, fx->state);
+	uint8_t buf[1000];
+
+	snprintf(soft, sizeof(soft), "%s/symlink", fx->dir);
+	snprintf(hard, sizeof(hard), "%s/hardlink", fx->dir);
+	assert_int_equal(symlink(fx->data, soft), 0);
+	assert_int_equal(link(fx->data, hard), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 300), 300);
+	fixture_source_free(src);
+	src = new_source(soft, fx->state);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 200), 200);
+	assert_int_equal(buf[0], (uint8_t)300);
+	fixture_source_free(src);
+	src = new_source(hard, fx->state);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 500);
+	assert_int_equal(buf[0], (uint8_t)500);
+	fixture_source_free(src);
+	(void)unlink(soft);
+	(void)unlink(hard);
 }
 
 /* The first open of a FIFO returns at once although nobody writes; a
@@ -259,5 +292,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_removed_after_its_end_is_exhausted),
 	RNGD_FIXTURE_TEST(test_offset_kept_across_runs),
 	RNGD_FIXTURE_TEST(test_no_kept_offset_no_credit),
+	RNGD_FIXTURE_TEST(test_offset_kept_for_the_file_not_the_path),
 	RNGD_FIXTURE_TEST(test_fifo_first_open_never_blocks)
 )
