@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "rngd/background.h"
+#include "rngd/log.h"
 #include "rngd/options.h"
 #include "sources/close_fd.h"
 
@@ -39,7 +40,7 @@ static _Noreturn void parent_waits(int result_fd, pid_t child)
 	if (n != 1)
 		code = (uint8_t)status_of_child(child);
 	if (code != RNGD_EXIT_OK)
-		fprintf(stderr, "rngd: the daemon did not start (exit %u); the system log says why\n", code);
+		rngd_log_early(LOG_ERR, "the daemon did not start (exit %u); the system log says why", code);
 	_exit(code);
 }
 

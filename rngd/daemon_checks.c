@@ -61,13 +61,13 @@ int rngd_check_file_sources(const struct rngd_options *o)
 		if (o->source_args[i].kind != RNGD_SRC_FILE || stat(path, &st) < 0)
 			continue;
 		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode)) {
-			fprintf(stderr, "rngd: -r %s: is %s, not a regular file, FIFO or character device\n", path,
+			rngd_log_early(LOG_ERR, "-r %s: is %s, not a regular file, FIFO or character device", path,
 				file_kind_name(st.st_mode));
 			return RNGD_EXIT_USAGE;
 		}
 		kernel_fs = S_ISREG(st.st_mode) ? file_kind_kernel_fs_at(path) : NULL;
 		if (kernel_fs) {
-			fprintf(stderr, "rngd: -r %s: is a kernel file (%s), not an entropy source\n", path, kernel_fs);
+			rngd_log_early(LOG_ERR, "-r %s: is a kernel file (%s), not an entropy source", path, kernel_fs);
 			return RNGD_EXIT_USAGE;
 		}
 	}
@@ -106,8 +106,8 @@ int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slot
 		/* The sink appends what passed to the file the source reads
 		 * on, a few hundred blocks behind: credited again, for ever. */
 		if (sink_is_file && same_file(&a, &sink_st)) {
-			fprintf(stderr, "rngd: %s reads %s, the file the sink (-o %s) writes: rngd would read and "
-				"credit its own output again\n", name, path, sink);
+			rngd_log_early(LOG_ERR, "%s reads %s, the file the sink (-o %s) writes: rngd would read and "
+				"credit its own output again", name, path, sink);
 			return RNGD_EXIT_USAGE;
 		}
 		/* Each reader of a regular file reads all of it: a device or
@@ -118,8 +118,8 @@ int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slot
 			const char *other = slot_file(slots, k, &b);
 
 			if (other && same_file(&a, &b)) {
-				fprintf(stderr, "rngd: %s (%s) and %s (%s) read the same file: its bytes would be "
-					"credited twice\n", name, path, rngd_slot_source(rngd_slot_at(slots, k))->name,
+				rngd_log_early(LOG_ERR, "%s (%s) and %s (%s) read the same file: its bytes would be "
+					"credited twice", name, path, rngd_slot_source(rngd_slot_at(slots, k))->name,
 					other);
 				return RNGD_EXIT_USAGE;
 			}
@@ -133,8 +133,8 @@ static int refuse_relative_in(const char *option, const char *given, const char 
 {
 	if (!path || path[0] == '/')
 		return 0;
-	fprintf(stderr, "rngd: %s %s: a relative path, but rngd in the background works from / "
-		"(give an absolute path, or run with -f)\n", option, given);
+	rngd_log_early(LOG_ERR, "%s %s: a relative path, but rngd in the background works from / "
+		"(give an absolute path, or run with -f)", option, given);
 	return RNGD_EXIT_USAGE;
 }
 
@@ -188,18 +188,18 @@ int rngd_check_user(const char *user_group)
 	if (r == 0)
 		return 0;
 	if (r == -ESRCH && unknown && strcmp(unknown, "group") == 0) {
-		fprintf(stderr, "rngd: -D %s: no group '%s'\n", user_group, colon + 1);
+		rngd_log_early(LOG_ERR, "-D %s: no group '%s'", user_group, colon + 1);
 		return RNGD_EXIT_USAGE;
 	}
 	if (r == -ESRCH) {
-		fprintf(stderr, "rngd: -D %s: no user '%.*s'\n", user_group,
+		rngd_log_early(LOG_ERR, "-D %s: no user '%.*s'", user_group,
 			(int)(colon ? (size_t)(colon - user_group) : strlen(user_group)), user_group);
 		return RNGD_EXIT_USAGE;
 	}
 	if (r == -EINVAL) {
-		fprintf(stderr, "rngd: -D %s: needs USER or USER:GROUP\n", user_group);
+		rngd_log_early(LOG_ERR, "-D %s: needs USER or USER:GROUP", user_group);
 		return RNGD_EXIT_USAGE;
 	}
-	fprintf(stderr, "rngd: -D %s: cannot look the name up: %s\n", user_group, strerror(-r));
+	rngd_log_early(LOG_ERR, "-D %s: cannot look the name up: %s", user_group, strerror(-r));
 	return RNGD_EXIT_FAILURE;
 }

@@ -234,7 +234,7 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	}
 	egd_reserve_set_data_wake(reserve, s->wake_fd);
 	rngd_log(log, LOG_INFO, WHO,
-		 "serving %s (mode %04o%s%s), per client %" PRIu32 " bytes/s burst %" PRIu32
+		 "serving %s (mode %04o%s%s), per uid %" PRIu32 " bytes/s burst %" PRIu32
 		 ", at most %" PRIu32 " clients%s",
 		 cfg->path, (unsigned int)(cfg->mode & 07777), gid != (gid_t)-1 ? ", group " : "",
 		 gid != (gid_t)-1 ? (cfg->group ? cfg->group : RNGD_DEFAULT_EGD_SOCKET_GROUP) : "",
@@ -258,7 +258,7 @@ void egd_server_set_limits(struct egd_server *s, const struct egd_limits *lim)
 	(void)pthread_mutex_lock(&s->lock);
 	s->limits = *lim;
 	(void)pthread_mutex_unlock(&s->lock);
-	rngd_log(s->log, LOG_INFO, WHO, "limits now: per client %" PRIu32 " bytes/s burst %" PRIu32
+	rngd_log(s->log, LOG_INFO, WHO, "limits now: per uid %" PRIu32 " bytes/s burst %" PRIu32
 		 ", at most %" PRIu32 " clients, prime %" PRIu32 " bytes",
 		 lim->rate, lim->burst, lim->max_clients, lim->prime);
 }

@@ -3,7 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rngd/log.h"
 
@@ -21,13 +24,45 @@ uint64_t rngd_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+/*
+ * True when standard error is the journal's stream (systemd sets
+ * JOURNAL_STREAM to its "DEVICE:INODE"): each line then starts with its
+ * syslog priority, "<3>", which journald reads as the line's priority;
+ * without it every line is "info" and `journalctl -p err` finds nothing.
+ */
+static bool stderr_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+	char end;
+
+	if (!js || sscanf(js, "%llu:%llu%c", &dev, &ino, &end) != 2 || fstat(STDERR_FILENO, &st) < 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
 void rngd_log_init(struct rngd_log *l, bool to_stderr, int max_level)
 {
 	l->to_stderr = to_stderr;
+	l->journal = to_stderr && stderr_is_journal();
 	l->max_level = max_level;
 	(void)pthread_mutex_init(&l->lock, NULL);
 	if (!to_stderr)
 		openlog("rngd", LOG_PID, LOG_DAEMON);
+}
+
+void rngd_log_early(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (stderr_is_journal())
+		fprintf(stderr, "<%d>", level & 7);
+	fputs("rngd: ", stderr);
+	va_start(ap, fmt);
+	(void)vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 void rngd_log_set_level(struct rngd_log *l, int max_level)
@@ -56,7 +91,11 @@ static void log_va(struct rngd_log *l, int level, const char *who, const char *s
 		return;
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	(void)pthread_mutex_lock(&l->lock);
-	if (l->to_stderr) {
+	if (l->journal) {
+		/* The journal names the program itself ("rngd[PID]:"). */
+		fprintf(stderr, "<%d>%s: %s: %s%s\n", level & 7, level_names[level & 7], who, msg, suffix);
+		(void)fflush(stderr);
+	} else if (l->to_stderr) {
 		fprintf(stderr, "rngd: %s: %s: %s%s\n", level_names[level & 7], who, msg, suffix);
 		(void)fflush(stderr);
 	} else {

@@ -14,6 +14,7 @@
 
 struct rngd_log {
 	bool to_stderr;
+	bool journal;           /* stderr is systemd's journal: "<N>" prefixes */
 	int max_level;          /* LOG_ERR .. LOG_DEBUG: higher levels are dropped;
 				 * read and written atomically (rngd_log_set_level):
 				 * SIGHUP changes it while reader threads log */
@@ -29,6 +30,11 @@ struct rngd_ratelimit {
 	unsigned int in_window;
 	unsigned long suppressed;
 };
+
+/* One line on standard error before the log is set up (a usage error, a
+ * start-up check): "rngd: TEXT", with the journal's "<N>" priority prefix
+ * where standard error is the journal. */
+void rngd_log_early(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void rngd_log_init(struct rngd_log *l, bool to_stderr, int max_level);
 void rngd_log_close(struct rngd_log *l);

@@ -60,7 +60,7 @@ static void one_line(char *err)
 static void print_error_line(char *err)
 {
 	one_line(err);
-	fprintf(stderr, "rngd: %s\n", err);
+	rngd_log_early(LOG_ERR, "%s", err);
 }
 
 static void phase(struct rngd *d, const char *what)
@@ -372,11 +372,14 @@ int main(int argc, char *argv[])
 
 	rngd_loop_signal_set(&handled);
 	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
+	/* Some daemons take it for "reopen logs": it must not kill rngd and
+	 * leave rng_quality at 0 (nothing of rngd's needs it). */
+	(void)signal(SIGUSR2, SIG_IGN);
 	malloc_for_a_small_daemon();
 	/* Before any source is read: tested bytes never reach a core file. */
 	code = secret_mem_no_core_dumps();
 	if (code < 0)
-		fprintf(stderr, "rngd: warning: cannot make the process non-dumpable: %s\n", strerror(-code));
+		rngd_log_early(LOG_WARNING, "warning: cannot make the process non-dumpable: %s", strerror(-code));
 	d.argc = argc;
 	d.argv = argv;
 	rngd_startup_watch_init(&d.watch, stop_during_startup, &d);
@@ -407,7 +410,7 @@ int main(int argc, char *argv[])
 	}
 
 	if (sink_is_none(&d.opts) && !d.opts.egd_socket && !d.opts.list && !d.opts.test_mode) {
-		fprintf(stderr, "rngd: -o none needs --egd-socket: there would be nobody to feed\n");
+		rngd_log_early(LOG_ERR, "-o none needs --egd-socket: there would be nobody to feed");
 		rngd_options_free(&d.opts);
 		return RNGD_EXIT_USAGE;
 	}

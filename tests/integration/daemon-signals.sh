@@ -42,6 +42,10 @@ grep -q '^# TYPE rngd_source_bits_credited_total counter$' "$T/metrics" || fail 
 [ ! -e "$T/metrics.tmp" ] || fail "stats file written in place, not renamed"
 kill -HUP "$RNGD_PID"
 wait_log "configuration reloaded" 5
+# SIGUSR2 is ignored (it killed rngd, leaving rng_quality at 0).
+kill -USR2 "$RNGD_PID"
+sleep 0.3
+kill -0 "$RNGD_PID" 2>/dev/null || fail "SIGUSR2 killed rngd"
 stop_rngd INT
 [ "$RC" = 0 ] || fail "rngd exited $RC after SIGINT"
 grep -q "SIGINT received; exiting" "$T/log" || fail "no SIGINT message"

@@ -35,11 +35,11 @@ for _ in $(seq 100); do [ -s "$T/pid" ] && break; sleep 0.05; done
 RNGD_PID=$(cat "$T/pid")
 wait_socket
 [ "$(stat -c %a:%g "$SOCK")" = 640:4242 ] || fail "socket is $(stat -c %a:%g "$SOCK"), expected 640:4242"
-grep -q "per client 1000 bytes/s" "$T/log" || fail "egd-rate from the config file not applied"
+grep -q "per uid 1000 bytes/s" "$T/log" || fail "egd-rate from the config file not applied"
 # SIGHUP applies new limits from the config file.
 sed -i 's/^egd-rate = 1000$/egd-rate = 3000/' "$T/conf"
 kill -HUP "$RNGD_PID"
-wait_log "egd: limits now: per client 3000 bytes/s"
+wait_log "egd: limits now: per uid 3000 bytes/s"
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "rngd exited $RC"
 # An unknown group is a runtime error with one clear line.

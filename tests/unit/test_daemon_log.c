@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Rate limiting of repeated messages: a burst passes, the rest are counted
- * and the count is reported with the first message of a later window. */
+ * and the count is reported with the first message of a later window;
+ * levels; the journal's priority prefix. */
 #include <config.h>
 
 #include <pthread.h>
@@ -8,6 +9,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -95,9 +100,60 @@ static void test_level_change_while_logging(void **state)
 	rngd_log_close(&l);
 }
 
+/* What rngd writes to standard error (sent to a file for the while) with
+ * JOURNAL_STREAM set to @journal ("" for stderr's own "DEV:INO"). */
+static char *stderr_of_run(const char *journal, char *out, size_t size)
+{
+	char path[] = "/tmp/rngd-log-test.XXXXXX";
+	char js[64];
+	int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+	struct stat st;
+	struct rngd_log l;
+	ssize_t n;
+
+	assert_true(fd >= 0 && saved >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	snprintf(js, sizeof(js), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	assert_int_equal(setenv("JOURNAL_STREAM", journal[0] ? journal : js, 1), 0);
+	(void)fflush(stderr);
+	assert_true(dup2(fd, STDERR_FILENO) >= 0);
+	rngd_log_early(LOG_ERR, "bad option");
+	rngd_log_init(&l, true, LOG_INFO);
+	rngd_log(&l, LOG_WARNING, "hwrng", "quarantined");
+	rngd_log(&l, LOG_INFO, "hwrng", "opened");
+	rngd_log_close(&l);
+	(void)fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	(void)close(saved);
+	(void)unsetenv("JOURNAL_STREAM");
+	n = pread(fd, out, size - 1, 0);
+	assert_true(n >= 0);
+	out[n] = '\0';
+	(void)close(fd);
+	(void)unlink(path);
+	return out;
+}
+
+/* Under systemd, standard error is the journal's stream: each line starts
+ * with its syslog priority, which journald reads (else all are "info"). */
+static void test_journal_gets_each_line_priority(void **state)
+{
+	char out[512];
+
+	(void)state;
+	assert_string_equal(stderr_of_run("", out, sizeof(out)),
+			    "<3>rngd: bad option\n<4>warning: hwrng: quarantined\n<6>info: hwrng: opened\n");
+	/* Another stream, or no number: a terminal or a file gets plain lines. */
+	assert_string_equal(stderr_of_run("1:2", out, sizeof(out)),
+			    "rngd: bad option\nrngd: warning: hwrng: quarantined\nrngd: info: hwrng: opened\n");
+	assert_string_equal(stderr_of_run("x", out, sizeof(out)),
+			    "rngd: bad option\nrngd: warning: hwrng: quarantined\nrngd: info: hwrng: opened\n");
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_burst_then_count),
 	cmocka_unit_test(test_quiet_source_never_limited),
 	cmocka_unit_test(test_levels_filtered),
-	cmocka_unit_test(test_level_change_while_logging)
+	cmocka_unit_test(test_level_change_while_logging),
+	cmocka_unit_test(test_journal_gets_each_line_priority)
 )
