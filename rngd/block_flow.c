@@ -238,6 +238,12 @@ static void block_failed(struct rngd_loop *l, struct rngd_slot *s, const struct 
 				 "no usable source left; re-testing quarantined sources with back-off");
 		}
 		break;
+	case RNGD_FAIL_HELD:
+		slot_quarantine_wait(s, now + s->q.backoff_ms);
+		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
+				 "block failed (%s), %u in a row; not credited; next block in %.1f s", tests,
+				 s->q.fails_in_row, s->q.backoff_ms / 1000.0);
+		break;
 	case RNGD_FAIL_COUNTED:
 		rngd_log_limited(l->log, &s->main_rl, now, LOG_NOTICE, s->src.name,
 				 "block failed (%s), %u in a row; not credited", tests, s->q.fails_in_row);

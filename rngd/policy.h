@@ -46,6 +46,10 @@ struct rngd_quarantine_rules {
 
 enum rngd_fail_outcome {
 	RNGD_FAIL_COUNTED,             /* still in service */
+	/* Never quarantined (rules.after 0), but its next block waits
+	 * backoff_ms, doubling with each failure in a row up to the cap:
+	 * a stuck source is not read as fast as a core goes. */
+	RNGD_FAIL_HELD,
 	RNGD_FAIL_QUARANTINED,         /* just quarantined: re-test in backoff_ms */
 	RNGD_FAIL_RETEST_FAILED,       /* still quarantined: back-off doubled, capped */
 };

@@ -20,6 +20,10 @@
 #                         back-off (it was re-opened ten times a second)
 #   quarantined      120  a source of zeros, quarantined: re-tests back
 #                         off from 1 s, doubling
+#   failing-kept     120  the same source with --quarantine-after=0 (never
+#                         quarantined): each failed block holds the next
+#                         back from 1 s, doubling (it was read, tested and
+#                         dropped as fast as a core goes)
 #   exhausted         30  the only source a regular file, read to its end
 #   fifo-source       30  a FIFO source nobody opens for writing
 #   fifo-sink         30  a file sink on a FIFO whose reader never reads;
@@ -64,11 +68,11 @@ MOCKKERNEL=${WAIT_MOCKKERNEL:-$MOCKKERNEL}
 SHIM=$top_builddir/tests/fault/faultshim.so
 SOCK=$T/egd.sock
 HZ=$(getconf CLK_TCK)
-STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined exhausted fifo-source fifo-sink stdout-sink egd-1 egd-64 egd-hangup egd-unread egd-zero-credit kernel-ready}
+STATES=${WAIT_STATES:-device-missing read-fails ends-at-once quarantined failing-kept exhausted fifo-source fifo-sink stdout-sink egd-1 egd-64 egd-hangup egd-unread egd-zero-credit kernel-ready}
 FAILED=0
 REAL_RNGD=$RNGD
 
-declare -A BOUND=([device-missing]=120 [read-fails]=120 [ends-at-once]=120 [quarantined]=120 [exhausted]=30
+declare -A BOUND=([device-missing]=120 [read-fails]=120 [ends-at-once]=120 [quarantined]=120 [failing-kept]=120 [exhausted]=30
 	[fifo-source]=30 [fifo-sink]=30 [stdout-sink]=30 [egd-1]=30 [egd-64]=30 [egd-hangup]=30 [egd-unread]=30
 	[egd-zero-credit]=30 [kernel-ready]=30)
 
@@ -134,6 +138,10 @@ WRAP
 	quarantined)
 		start_rngd -x all -r /dev/zero -o "$T/out"
 		wait_log "quarantined after"
+		measure "$state"; stop "$state" ;;
+	failing-kept)
+		start_rngd -x all -r /dev/zero -o "$T/out" --quarantine-after=0
+		wait_log "block failed"
 		measure "$state"; stop "$state" ;;
 	exhausted)
 		random_file "$T/small" 30000
