@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fips/fips.h"
 #include "rngd/credit.h"
 #include "rngd/source_set.h"
 
@@ -86,6 +87,11 @@ static int daemon_key(struct slot_view *s, const char *key, const char *value, b
 		v = strtod(value, &end);
 		if (errno || *end || !credit_entropy_per_bit_valid(v))
 			return rngd_fail(err, "-O %s:%s: needs a number 0.0..1.0, not '%s'", s->src->name, key, value);
+		/* It would show as 0.000 and earn nothing, yet count as a
+		 * credited source (not paced, a file's offset kept). */
+		if (v > 0.0 && credit_bits_for(FIPS_BLOCK_BYTES, v) == 0)
+			return rngd_fail(err, "-O %s:%s: %s is less than one bit a %d-bit block: 0 for none, or at "
+					 "least %g", s->src->name, key, value, FIPS_BLOCK_BITS, 1.0 / FIPS_BLOCK_BITS);
 		if (credit_exceeds_fixed(s->src->ops, v))
 			return rngd_fail(err, "-O %s:%s: %s's credit is fixed at %.3f and cannot be raised", s->src->name,
 				    key, s->src->ops->name, s->src->ops->default_entropy_per_bit);

@@ -164,6 +164,8 @@ static void test_bad_selection_or_key_refused_with_its_reason(void **state)
 		{ "-O", "hwrng:colour:red", "unknown option 'colour' (known: device)" },
 		{ "-O", "hwrng:device:relative", "device 'relative' is not an absolute path" },
 		{ "-O", "hwrng:entropy_per_bit:2", "needs a number 0.0..1.0" },
+		{ "-O", "hwrng:entropy_per_bit:1e-5", "1e-5 is less than one bit a 20000-bit block: 0 for none, or at least 5e-05" },
+		{ "-O", "hwrng:entropy_per_bit:1e-300", "is less than one bit a 20000-bit block" },
 		{ "-O", "hwrng:entropy_per_bit:-0.5", "needs a number 0.0..1.0" },
 		{ "-O", "hwrng:entropy_per_bit:nan", "needs a number 0.0..1.0" },
 		{ "-O", "hwrng:priority:1001", "needs an integer -1000..1000" },
