@@ -33,8 +33,8 @@ enum rngd_fail_outcome rngd_policy_block_failed(struct rngd_quarantine *q,
 		q->backoff_ms = rules->retest_min_ms;
 		return RNGD_FAIL_QUARANTINED;
 	}
-	if (rules->after == 0) {
-		q->backoff_ms = q->fails_in_row == 1 ? rules->retest_min_ms :
+	if (rules->after == 0 && q->fails_in_row >= RNGD_HELD_AFTER_FAILS) {
+		q->backoff_ms = q->fails_in_row == RNGD_HELD_AFTER_FAILS ? rules->retest_min_ms :
 				rng_backoff_double(q->backoff_ms, rules->retest_max_ms);
 		return RNGD_FAIL_HELD;
 	}

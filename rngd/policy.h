@@ -39,6 +39,10 @@ struct rngd_quarantine {
 	unsigned int backoff_ms;       /* wait before the next re-test */
 };
 
+/* --quarantine-after's default: 3 failures in a row of a good source
+ * happen about once in 10^9 blocks. */
+#define RNGD_HELD_AFTER_FAILS 3
+
 struct rngd_quarantine_rules {
 	unsigned int after;            /* failed blocks in a row; 0: never */
 	unsigned int retest_min_ms, retest_max_ms;
@@ -46,9 +50,11 @@ struct rngd_quarantine_rules {
 
 enum rngd_fail_outcome {
 	RNGD_FAIL_COUNTED,             /* still in service */
-	/* Never quarantined (rules.after 0), but its next block waits
-	 * backoff_ms, doubling with each failure in a row up to the cap:
-	 * a stuck source is not read as fast as a core goes. */
+	/* Never quarantined (rules.after 0), but from RNGD_HELD_AFTER_FAILS
+	 * failures in a row its next block waits backoff_ms, doubling up to
+	 * the cap: a stuck source is not read as fast as a core goes, and a
+	 * good one's rare single failure (about 1 block in 1000) costs no
+	 * pause. */
 	RNGD_FAIL_HELD,
 	RNGD_FAIL_QUARANTINED,         /* just quarantined: re-test in backoff_ms */
 	RNGD_FAIL_RETEST_FAILED,       /* still quarantined: back-off doubled, capped */

@@ -9,7 +9,7 @@
 skip_unless_guard
 
 "$HELPER" gen page 200 "$T/page" || fail gen
-start_rngd -x all -r "$T/page" -O file:entropy_per_bit:1 -o "$T/sink" --quarantine-after=0
+start_rngd -x all -r "$T/page" -O file:entropy_per_bit:1 -o "$T/sink" --quarantine-after=1000000
 wait_log "file: exhausted|no usable source left" 30
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "rngd exited $RC"

@@ -6,7 +6,7 @@
 skip_unless_guard
 
 "$HELPER" gen zeros 50 "$T/in" > /dev/null || fail gen
-start_rngd -x all -r "$T/in" -O file:entropy_per_bit:1 -o none --egd-socket "$SOCK" --quarantine-after=0
+start_rngd -x all -r "$T/in" -O file:entropy_per_bit:1 -o none --egd-socket "$SOCK" --quarantine-after=1000000
 wait_socket
 wait_log "file: exhausted"
 [ "$("$EGD_CLIENT" "$SOCK" level)" = "level 0" ] || fail "level is not 0"

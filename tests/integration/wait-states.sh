@@ -21,9 +21,10 @@
 #   quarantined      120  a source of zeros, quarantined: re-tests back
 #                         off from 1 s, doubling
 #   failing-kept     120  the same source with --quarantine-after=0 (never
-#                         quarantined): each failed block holds the next
-#                         back from 1 s, doubling (it was read, tested and
-#                         dropped as fast as a core goes)
+#                         quarantined): from the third failure in a row
+#                         each holds the next block back from 1 s,
+#                         doubling (it was read, tested and dropped as
+#                         fast as a core goes)
 #   exhausted         30  the only source a regular file, read to its end
 #   fifo-source       30  a FIFO source nobody opens for writing
 #   fifo-sink         30  a file sink on a FIFO whose reader never reads;

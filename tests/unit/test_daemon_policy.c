@@ -150,21 +150,25 @@ static void test_quarantine_off_with_zero(void **state)
 	struct rngd_quarantine q = { 0 };
 
 	(void)state;
-	/* Never quarantined, but held back: 1 s, doubling to the cap, so a
-	 * stuck source is not read as fast as a core goes. */
+	/* Never quarantined; a failure or two in a row costs nothing, from
+	 * the third the source is held back: 1 s, doubling to the cap, so
+	 * a stuck source is not read as fast as a core goes. */
 	const unsigned int held[] = { 1000, 2000, 4000, 5000, 5000 };
 
 	for (int i = 0; i < 1000; i++) {
-		assert_int_equal(rngd_policy_block_failed(&q, &never), RNGD_FAIL_HELD);
-		if (i < 5)
-			assert_int_equal(q.backoff_ms, held[i]);
+		enum rngd_fail_outcome o = rngd_policy_block_failed(&q, &never);
+
+		assert_int_equal(o, i + 1 < RNGD_HELD_AFTER_FAILS ? RNGD_FAIL_COUNTED : RNGD_FAIL_HELD);
+		if (i + 1 >= RNGD_HELD_AFTER_FAILS && i + 1 - RNGD_HELD_AFTER_FAILS < 5)
+			assert_int_equal(q.backoff_ms, held[i + 1 - RNGD_HELD_AFTER_FAILS]);
 	}
 	assert_false(q.quarantined);
 	assert_int_equal(q.fails_in_row, 1000);
 	assert_int_equal(q.backoff_ms, 5000);
-	/* A passing block ends it; the next failure starts at 1 s again,
-	 * and the block that passed is no re-test (it is credited). */
+	/* A passing block ends it, and is no re-test (it is credited). */
 	assert_false(rngd_policy_block_passed(&q));
+	for (int i = 1; i < RNGD_HELD_AFTER_FAILS; i++)
+		assert_int_equal(rngd_policy_block_failed(&q, &never), RNGD_FAIL_COUNTED);
 	assert_int_equal(rngd_policy_block_failed(&q, &never), RNGD_FAIL_HELD);
 	assert_int_equal(q.backoff_ms, 1000);
 }
