@@ -26,7 +26,7 @@ reject "a block failing the gate (input block 4, biased)" "$T/bad"
 
 # 0. Control: the shim loaded, no faults: exactly the passing blocks.
 export FAULT_RATE=0
-start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=0
+start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=1000000
 wait_log "exhausted"
 stop_rngd TERM
 expect_clean_exit "no faults"
@@ -37,7 +37,7 @@ echo "ok: no faults: $(( $(stat -c %s "$T/sink") / BLOCK )) blocks, identical to
 run_faults() {   # NAME KINDS RATE MAX SEED
 	rm -f "$T/sink" "$T/faults"
 	export FAULT_KINDS=$2 FAULT_RATE=$3 FAULT_MAX=$4 FAULT_SEED=$5
-	start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=0
+	start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=1000000
 	wait_log "exhausted" 60
 	stop_rngd TERM
 	expect_clean_exit "$1"
@@ -57,7 +57,7 @@ realigned=$(echo "$verdict" | awk '{print $4}')
 # 2. A FIFO: sudden EOF (and errors) close it; the writer re-opens it.
 rm -f "$T/sink" "$T/faults"; mkfifo "$T/fifo"
 export FAULT_PATH=$T/fifo FAULT_KINDS=eof,eio,eagain,short FAULT_RATE=200 FAULT_MAX=12 FAULT_SEED=3
-start_rngd -x all -r "$T/fifo" -o "$T/sink" --quarantine-after=0
+start_rngd -x all -r "$T/fifo" -o "$T/sink" --quarantine-after=1000000
 wait_log "opened $T/fifo"
 "$CHECK" feed "$T/fifo" "$T/in" || fail feed
 wait_quiet "$T/sink"

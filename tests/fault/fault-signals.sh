@@ -20,7 +20,7 @@ export FAULT_PATH=$T/in FAULT_RATE=0 FAULT_LOG=$T/faults
 mkfifo "$T/sinkfifo"
 "$CHECK" slowread "$T/sinkfifo" "$T/drained" 20000 &
 reader=$!
-start_rngd -x all -r "$T/in" -o "$T/sinkfifo" --quarantine-after=0
+start_rngd -x all -r "$T/in" -o "$T/sinkfifo" --quarantine-after=1000000
 sleep 1.5   # 64 KiB pipe + 30 KB drained: the sink is full, blocks wait
 t0=$(now_ms)
 stop_rngd TERM
@@ -40,7 +40,7 @@ echo "ok: SIGTERM with a full sink: exit 0 in $took ms, reader got $got (of $rea
 # 2. SIGHUP inside slow reads (300 ms each), then SIGTERM inside one.
 rm -f "$T/sink"
 export FAULT_DELAY_US=300000
-start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=0
+start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=1000000
 wait_log "opened $T/in"
 for i in 1 2 3 4 5; do
 	sleep 0.45
@@ -66,7 +66,7 @@ unset FAULT_DELAY_US
 # 3. SIGSTOP/SIGCONT, reads of 20 ms.
 rm -f "$T/sink"
 export FAULT_DELAY_US=20000
-start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=0
+start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=1000000
 wait_size "$T/sink" $(( 4 * BLOCK )) 10
 kill -STOP "$RNGD_PID"
 sleep 0.2

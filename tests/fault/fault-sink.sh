@@ -13,7 +13,7 @@ skip_unless_guard
 export FAULT_PATH=$T/sink FAULT_WRITES=1 FAULT_LOG=$T/faults
 
 export FAULT_KINDS=eintr,short FAULT_RATE=300 FAULT_MAX=30 FAULT_SEED=5
-start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=0
+start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=1000000
 wait_log "exhausted"
 wait_size "$T/sink" "$(stat -c %s "$T/expect")" 20
 stop_rngd TERM
@@ -26,7 +26,7 @@ echo "ok: 30 write faults ($(awk '{print $3}' "$T/faults" | sort | uniq -c | xar
 for kind in eio eof; do
 	rm -f "$T/sink" "$T/faults"
 	export FAULT_KINDS=$kind FAULT_RATE=1000 FAULT_MAX=1 FAULT_SKIP=20
-	start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=0
+	start_rngd -x all -r "$T/in" -o "$T/sink" --quarantine-after=1000000
 	for _ in $(seq 200); do kill -0 "$RNGD_PID" 2>/dev/null || break; sleep 0.05; done
 	kill -0 "$RNGD_PID" 2>/dev/null && fail "$kind on the sink: rngd still running after 10 s"
 	wait "$GUARD_JOB"; RC=$?; GUARD_JOB=; RNGD_PID=
