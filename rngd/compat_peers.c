@@ -12,50 +12,49 @@
 
 #include "rngd/compat.h"
 #include "rngd/compat_peers.h"
-#include "sources/source.h"
 
 /* rng-tools-debian 2.3, rngd(8) OPTIONS (tests/compat/compat-peer-options.sh
  * checks every option of the package's own page is here). */
 const struct peer_opt rngd_peer_debian_opts[] = {
-	{ 'b', "background", false, ACT_FLAG, "background" },
-	{ 'f', "foreground", false, ACT_FLAG, "foreground" },
-	{ 'S', "stats-interval", true, ACT_STATS_INTERVAL, NULL },
-	{ 'R', "rng-driver", true, ACT_RNG_DRIVER, NULL },
-	{ 'o', "random-device", true, ACT_SAME, "random-device" },
-	{ 'r', "rng-device", true, ACT_SAME, "rng-device" },
-	{ 0, "hrng", true, ACT_HRNG, NULL },
-	{ 'H', "rng-entropy", true, ACT_RNG_ENTROPY, NULL },
-	{ 'Q', "rng-quality", true, ACT_QUALITY, NULL },
-	{ 'B', "rng-buffers", true, ACT_BUFFERS, NULL },
-	{ 's', "random-step", true, ACT_SAME, "random-step" },
-	{ 'W', "fill-watermark", true, ACT_WATERMARK_PCT, NULL },
-	{ 't', "feed-interval", true, ACT_FEED_INTERVAL, NULL },
-	{ 0, "timeout", true, ACT_FEED_INTERVAL, NULL },
-	{ 'T', "rng-timeout", true, ACT_RNG_TIMEOUT, NULL },
-	{ 'p', "pidfile", true, ACT_SAME, "pid-file" },
-	{ '?', "help", false, ACT_FLAG, "help" },
-	{ 'V', "version", false, ACT_FLAG, "version" },
-	{ 0, NULL, false, ACT_SAME, NULL },
+	{ 'b', "background", false, ACT_FLAG, "background", "rngd --background" },
+	{ 'f', "foreground", false, ACT_FLAG, "foreground", "rngd --foreground" },
+	{ 'S', "stats-interval", true, ACT_STATS_INTERVAL, NULL, "rngd --stats-interval, seconds" },
+	{ 'R', "rng-driver", true, ACT_RNG_DRIVER, NULL, "stream: the -r device; viapadlock: the padlock source alone" },
+	{ 'o', "random-device", true, ACT_SAME, "random-device", "rngd --random-device" },
+	{ 'r', "rng-device", true, ACT_SAME, "rng-device", "rngd --rng-device" },
+	{ 0, "hrng", true, ACT_HRNG, NULL, "intelfwh, viakernel: the hwrng source; viapadlock: padlock; help" },
+	{ 'H', "rng-entropy", true, ACT_RNG_ENTROPY, NULL, "the -r device's credit, bits per bit (-O SRC:entropy_per_bit)" },
+	{ 'Q', "rng-quality", true, ACT_QUALITY, NULL, "checked, then noted: nothing to tune here" },
+	{ 'B', "rng-buffers", true, ACT_BUFFERS, NULL, "checked, then noted: nothing to tune here" },
+	{ 's', "random-step", true, ACT_SAME, "random-step", "rngd --random-step" },
+	{ 'W', "fill-watermark", true, ACT_WATERMARK_PCT, NULL, "rngd --fill-watermark, bits or N% of the pool" },
+	{ 't', "feed-interval", true, ACT_FEED_INTERVAL, NULL, "rngd --topup-interval, seconds" },
+	{ 0, "timeout", true, ACT_FEED_INTERVAL, NULL, "rngd --topup-interval, seconds" },
+	{ 'T', "rng-timeout", true, ACT_RNG_TIMEOUT, NULL, "checked, then noted: nothing to tune here" },
+	{ 'p', "pidfile", true, ACT_SAME, "pid-file", "rngd --pid-file" },
+	{ '?', "help", false, ACT_FLAG, "help", "this list" },
+	{ 'V', "version", false, ACT_FLAG, "version", "rngd --version" },
+	{ 0, NULL, false, ACT_SAME, NULL, NULL },
 };
 
 /* rng-tools5 5-4.1, rngd(8) OPTIONS; -e and -i are in its parser too. */
 const struct peer_opt rngd_peer_rng_tools5_opts[] = {
-	{ 'b', "background", false, ACT_FLAG, "background" },
-	{ 'f', "foreground", false, ACT_FLAG, "foreground" },
-	{ 'p', "pid-file", true, ACT_SAME, "pid-file" },
-	{ 'o', "random-device", true, ACT_SAME, "random-device" },
-	{ 'r', "rng-device", true, ACT_SAME, "rng-device" },
-	{ 's', "random-step", true, ACT_SAME, "random-step" },
-	{ 'W', "fill-watermark", true, ACT_SAME, "fill-watermark" },
-	{ 'd', "no-drng", true, ACT_NO_SOURCE, "rdrand" },
-	{ 'n', "no-tpm", true, ACT_NO_SOURCE, "tpm" },
-	{ 'e', "entropy-count", true, ACT_SAME, "entropy-count" },
-	{ 'i', "ignorefail", false, ACT_FLAG, "ignorefail" },
-	{ 'q', "quiet", false, ACT_FLAG, "quiet" },
-	{ 'v', "verbose", false, ACT_FLAG, "list" },
-	{ '?', "help", false, ACT_FLAG, "help" },
-	{ 'V', "version", false, ACT_FLAG, "version" },
-	{ 0, NULL, false, ACT_SAME, NULL },
+	{ 'b', "background", false, ACT_FLAG, "background", "rngd --background" },
+	{ 'f', "foreground", false, ACT_FLAG, "foreground", "rngd --foreground" },
+	{ 'p', "pid-file", true, ACT_SAME, "pid-file", "rngd --pid-file" },
+	{ 'o', "random-device", true, ACT_SAME, "random-device", "rngd --random-device" },
+	{ 'r', "rng-device", true, ACT_SAME, "rng-device", "rngd --rng-device" },
+	{ 's', "random-step", true, ACT_SAME, "random-step", "rngd --random-step" },
+	{ 'W', "fill-watermark", true, ACT_SAME, "fill-watermark", "rngd --fill-watermark, bits" },
+	{ 'd', "no-drng", true, ACT_NO_SOURCE, "rdrand", "1: rngd -x rdrand; 0: it runs" },
+	{ 'n', "no-tpm", true, ACT_NO_SOURCE, "tpm", "1: rngd -x tpm, and -x tpm2 where built; 0: they run" },
+	{ 'e', "entropy-count", true, ACT_SAME, "entropy-count", "rngd --entropy-count" },
+	{ 'i', "ignorefail", false, ACT_FLAG, "ignorefail", "rngd --ignorefail" },
+	{ 'q', "quiet", false, ACT_FLAG, "quiet", "rngd --quiet" },
+	{ 'v', "verbose", false, ACT_FLAG, "list", "rngd --list: the sources and why each runs or not; exits" },
+	{ '?', "help", false, ACT_FLAG, "help", "this list" },
+	{ 'V', "version", false, ACT_FLAG, "version", "rngd --version" },
+	{ 0, NULL, false, ACT_SAME, NULL, NULL },
 };
 
 /* rng-tools 6.17 spellings that rngd's own table does not have. */
@@ -73,64 +72,19 @@ const struct rngd_peer_hrng rngd_peer_hrngs[RNGD_PEER_HRNGS] = {
 	{ "viapadlock", "viapadlock", "VIA PadLock RNG read with XSTORE (rngd's padlock source)" },
 };
 
-/* What a peer option becomes here, for its help. */
-static void describe(char *buf, size_t len, const struct peer_opt *p)
-{
-	switch (p->action) {
-	case ACT_SAME:
-	case ACT_FLAG:
-		if (strcmp(p->native, "help") == 0)
-			(void)snprintf(buf, len, "this list");
-		else if (strcmp(p->native, "list") == 0)
-			(void)snprintf(buf, len, "rngd --list: the sources and why each runs or not; exits");
-		else
-			(void)snprintf(buf, len, "rngd --%s", p->native);
-		return;
-	case ACT_RNG_DRIVER:
-		(void)snprintf(buf, len, "stream: the -r device; viapadlock: the padlock source alone");
-		return;
-	case ACT_HRNG:
-		(void)snprintf(buf, len, "intelfwh, viakernel: the hwrng source; viapadlock: padlock; help");
-		return;
-	case ACT_RNG_ENTROPY:
-		(void)snprintf(buf, len, "the -r device's credit, bits per bit (-O SRC:entropy_per_bit)");
-		return;
-	case ACT_WATERMARK_PCT:
-		(void)snprintf(buf, len, "rngd --fill-watermark, bits or N%% of the pool");
-		return;
-	case ACT_FEED_INTERVAL:
-		(void)snprintf(buf, len, "rngd --topup-interval, seconds");
-		return;
-	case ACT_STATS_INTERVAL:
-		(void)snprintf(buf, len, "rngd --stats-interval, seconds");
-		return;
-	case ACT_NO_SOURCE:
-		(void)snprintf(buf, len, "1: rngd -x %s%s; 0: it runs", p->native,
-			       strcmp(p->native, "tpm") == 0 && rng_source_find("tpm2") ? " -x tpm2" : "");
-		return;
-	case ACT_QUALITY:
-	case ACT_BUFFERS:
-	case ACT_RNG_TIMEOUT:
-		(void)snprintf(buf, len, "checked, then noted: nothing to tune here");
-		return;
-	}
-	buf[0] = '\0';
-}
-
 static void print_peer_help(FILE *out, const char *prog, const char *peer, const struct peer_opt *table)
 {
 	fprintf(out, "Usage: %s [OPTION]...\n"
 		"Options are read as %s's and become rngd's own (rngd(8) COMPATIBILITY):\n", prog, peer);
 	for (const struct peer_opt *p = table; p->long_name; p++) {
-		char opt[48], what[96];
+		char opt[48];
 
 		if (p->short_name)
 			(void)snprintf(opt, sizeof(opt), "-%c, --%s%s", p->short_name, p->long_name,
 				       p->has_arg ? "=VALUE" : "");
 		else
 			(void)snprintf(opt, sizeof(opt), "    --%s%s", p->long_name, p->has_arg ? "=VALUE" : "");
-		describe(what, sizeof(what), p);
-		fprintf(out, "  %-28s %s\n", opt, what);
+		fprintf(out, "  %-28s %s\n", opt, p->help);
 	}
 	fprintf(out, "Any other long option is rngd's own: rngd --help lists them.\n");
 }

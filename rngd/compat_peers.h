@@ -28,6 +28,7 @@ struct peer_opt {
 	bool has_arg;
 	enum peer_action action;
 	const char *native;  /* rngd's long option, or the source for ACT_NO_SOURCE */
+	const char *help;    /* what it becomes here, for the peer's --help */
 };
 
 /* rng-tools-debian 2.3 and rng-tools5 5-4.1, each ended by a NULL long_name. */

@@ -328,28 +328,26 @@ static void defaults_file(void **state)
 	/* What sh takes too (the init script sources the file): a quoted value
 	 * over lines, backslash-newline in and out of quotes, two assignments
 	 * on a line or after ';'; a later line's number is still right. */
-	path = write_file("RNGDOPTIONS=\"--fill-watermark=90% \\\n"
-			  "  --feed-interval=1\n"
-			  "  -s 64\"\n"
-			  "HRNGDEVICE=/dev/a; HRNGSELECT=via\\\n"
-			  "_rng OTHER='$(x)' HRNGDEVICE=/dev/b\n"
-			  "export RNGDOPTIONS=\"$RNGDOPTIONS -v\"\n");
+	static const char as_sh_takes_it[] = "RNGDOPTIONS=\"--fill-watermark=90% \\\n"
+					     "  --feed-interval=1\n"
+					     "  -s 64\"\n"
+					     "HRNGDEVICE=/dev/a; HRNGSELECT=via\\\n"
+					     "_rng OTHER='$(x)' HRNGDEVICE=/dev/b\n";
+	char text[256];
+
+	snprintf(text, sizeof(text), "%sexport RNGDOPTIONS=\"$RNGDOPTIONS -v\"\n", as_sh_takes_it);
+	path = write_file(text);
 	rngd_options_init(&o);
 	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), -EINVAL);
 	assert_non_null(strstr(err, ":6: RNGDOPTIONS: needs the shell"));
 	defaults_file_done(&words, &select, &o, path);
-	path = write_file("RNGDOPTIONS=\"--fill-watermark=90% \\\n"
-			  "  --feed-interval=1\n"
-			  "  -s 64\"\n"
-			  "HRNGDEVICE=/dev/a; HRNGSELECT=via\\\n"
-			  "_rng OTHER='$(x)' HRNGDEVICE=/dev/b\n");
+	path = write_file(as_sh_takes_it);
 	rngd_options_init(&o);
 	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
-	assert_int_equal(words.n, 6);
-	assert_string_equal(words.v[1], "/dev/b");
-	assert_string_equal(words.v[2], "--fill-watermark=90%");
-	assert_string_equal(words.v[3], "--feed-interval=1");
-	assert_string_equal(words.v[4], "-s");
+	text[0] = '\0';
+	for (size_t i = 0; i < words.n; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s", i ? " " : "", words.v[i]);
+	assert_string_equal(text, "--rng-device /dev/b --fill-watermark=90% --feed-interval=1 -s 64");
 	assert_string_equal(select, "via_rng");
 	defaults_file_done(&words, &select, &o, path);
 

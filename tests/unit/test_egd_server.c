@@ -511,6 +511,16 @@ static uint64_t cpu_while_sleeping(unsigned int ms)
 	return cpu_ms() - c0;
 }
 
+/* The server thread costs at most 50 ms of CPU in a second while @what. */
+static void assert_server_sleeps(const char *what)
+{
+	uint64_t cpu = cpu_while_sleeping(1000);
+
+	print_message("%s: %" PRIu64 " ms CPU in 1 s\n", what, cpu);
+	if (cpu > 50)
+		fail_msg("the server spins with %s: %" PRIu64 " ms CPU in 1 s", what, cpu);
+}
+
 static size_t clients_now(void)
 {
 	size_t n;
@@ -527,17 +537,13 @@ static void test_waiting_on_empty_reserve_sleeps(void **state)
 {
 	uint8_t in[64], out[64];
 	int fd[4];
-	uint64_t cpu;
 
 	(void)state;
 	cfg.limits.rate = 16384;
 	start();
 	connect_waiting(fd, 4, 0x10);
 	usleep(100000);
-	cpu = cpu_while_sleeping(1000);
-	print_message("4 clients waiting on an empty reserve: %" PRIu64 " ms CPU in 1 s\n", cpu);
-	if (cpu > 50)
-		fail_msg("the server spins while clients wait: %" PRIu64 " ms CPU in 1 s", cpu);
+	assert_server_sleeps("4 clients waiting on an empty reserve");
 	random_bytes(in, sizeof(in));
 	egd_reserve_put(&res, in, sizeof(in));
 	for (int i = 0; i < 4; i++) {
@@ -551,7 +557,6 @@ static void test_waiting_on_empty_reserve_sleeps(void **state)
 static void test_hangup_with_full_queue(void **state)
 {
 	uint8_t reqs[2 * 300];
-	uint64_t cpu;
 	int fd;
 
 	(void)state;
@@ -565,11 +570,8 @@ static void test_hangup_with_full_queue(void **state)
 	usleep(200000);
 	close(fd);
 	usleep(200000);
-	cpu = cpu_while_sleeping(1000);
-	print_message("a client gone with a full queue: %" PRIu64 " ms CPU in 1 s\n", cpu);
 	assert_int_equal(clients_now(), 0);
-	if (cpu > 50)
-		fail_msg("the server spins on a hung-up client: %" PRIu64 " ms CPU in 1 s", cpu);
+	assert_server_sleeps("a client gone with a full queue");
 }
 
 /* A client that sends its blocking request and shuts its sending side
@@ -580,7 +582,6 @@ static void test_hangup_with_full_queue(void **state)
 static void test_half_closed_client_still_served(void **state)
 {
 	uint8_t in[32], out[32];
-	uint64_t cpu;
 	int fd, idle, partial;
 
 	(void)state;
@@ -597,10 +598,7 @@ static void test_half_closed_client_still_served(void **state)
 	assert_true(closed_within(idle, 1000));
 	assert_true(closed_within(partial, 1000));
 	assert_int_equal(clients_now(), 1);
-	cpu = cpu_while_sleeping(1000);
-	print_message("a half-closed client waiting on an empty reserve: %" PRIu64 " ms CPU in 1 s\n", cpu);
-	if (cpu > 50)
-		fail_msg("the server spins on a half-closed client: %" PRIu64 " ms CPU in 1 s", cpu);
+	assert_server_sleeps("a half-closed client waiting on an empty reserve");
 	random_bytes(in, sizeof(in));
 	egd_reserve_put(&res, in, sizeof(in));
 	assert_int_equal(recv_exact(fd, out, sizeof(out), 2000), sizeof(out));
