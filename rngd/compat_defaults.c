@@ -23,7 +23,7 @@
 
 #define DEFAULTS_VALUE_MAX 4096
 /* The file is read whole: a value's quotes may span lines. */
-#define DEFAULTS_FILE_MAX (64 * 1024)
+#define DEFAULTS_FILE_MAX ((size_t)64 * 1024)
 
 static const char needs_shell[] = "needs the shell ($, `, &, |, <, >, ( or )): rngd reads this file, it never runs it";
 
@@ -258,7 +258,7 @@ static int read_whole(const char *path, char **text, char err[RNGD_ERR_MAX])
 		rngd_fail(err, "%s: read error", path);
 		r = -EIO;
 	} else if (n > DEFAULTS_FILE_MAX)
-		r = rngd_fail(err, "%s: larger than %d bytes", path, DEFAULTS_FILE_MAX);
+		r = rngd_fail(err, "%s: larger than %zu bytes", path, DEFAULTS_FILE_MAX);
 	else if (memchr(*text, '\0', n))
 		r = rngd_fail(err, "%s: holds a NUL byte: not a shell file", path);
 	(void)fclose(f);
