@@ -320,14 +320,14 @@ static int translate_finish(struct translation *t)
 	int r = 0;
 
 	if (t->padlock_driver) {
-		/* The peer reads the PadLock alone. Its kernel driver, via-rng,
+		/* The peer reads the PadLock, no device. Its kernel driver, via-rng,
 		 * serves the same RNG as /dev/hwrng: reading both would credit
 		 * one device twice. */
 		r = push2(t->out, "--include", "padlock");
 		if (r == 0)
 			r = push2(t->out, "--exclude", "hwrng");
 		if (r == 0)
-			r = rngd_options_note(t->notes, LOG_INFO, "the viapadlock driver reads the PadLock alone: %s%s is not "
+			r = rngd_options_note(t->notes, LOG_INFO, "the viapadlock driver reads the PadLock, no device: %s%s is not "
 				 "read (via-rng serves the same RNG there), nor is the hwrng source",
 				 t->rng_device ? "-r " : "/dev/hwrng", t->rng_device ? t->rng_device : "");
 		if (r == 0 && t->entropy) {

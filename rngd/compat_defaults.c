@@ -25,7 +25,7 @@
 /* The file is read whole: a value's quotes may span lines. */
 #define DEFAULTS_FILE_MAX ((size_t)64 * 1024)
 
-static const char needs_shell[] = "needs the shell ($, `, &, |, <, >, ( or )): rngd reads this file, it never runs it";
+static const char needs_shell[] = "needs the shell ($, `, ~, &, |, <, >, ( or )): rngd reads this file, it never runs it";
 
 /* Where the parse is: the text left and the line it is on. */
 struct cursor {
@@ -75,13 +75,17 @@ static void put(char *out, size_t outlen, size_t *n, char ch, bool *too_long)
  */
 static const char *shell_word(struct cursor *c, char *out, size_t outlen)
 {
+	const char *start = c->s;
 	size_t n = 0;
 	bool too_long = false;
 
 	while (!ends_word(*c->s)) {
+		/* sh expands an unquoted ~ that starts an assignment's value or
+		 * follows one of its colons (a home folder). */
+		bool tilde_expands = c->s == start || c->s[-1] == ':';
 		char ch = *c->s++;
 
-		if (ch == '$' || ch == '`' || strchr("&|<>()", ch))
+		if (ch == '$' || ch == '`' || strchr("&|<>()", ch) || (ch == '~' && tilde_expands))
 			return needs_shell;
 		if (ch == '\\') {
 			if (*c->s == '\0')
@@ -136,7 +140,10 @@ static size_t assignment_name(const char *s)
 	return len > 0 && s[len] == '=' && !isdigit((unsigned char)s[0]) ? len : 0;
 }
 
-/* The init script's unquoted $RNGDOPTIONS: split on blanks, nothing else. */
+/* sh's default IFS: a CR or a form feed is part of a word. */
+#define IFS " \t\n"
+
+/* The init script's unquoted $RNGDOPTIONS: split on IFS, nothing else. */
 static int split_words(const char *value, struct rngd_argv *words)
 {
 	const char *s = value;
@@ -145,13 +152,11 @@ static int split_words(const char *value, struct rngd_argv *words)
 		const char *start;
 		char word[DEFAULTS_VALUE_MAX];
 
-		while (isspace((unsigned char)*s))
-			s++;
+		s += strspn(s, IFS);
 		if (!*s)
 			break;
 		start = s;
-		while (*s && !isspace((unsigned char)*s))
-			s++;
+		s += strcspn(s, IFS);
 		snprintf(word, sizeof(word), "%.*s", (int)(s - start), start);
 		int r = rngd_argv_push(words, word);
 
@@ -161,15 +166,23 @@ static int split_words(const char *value, struct rngd_argv *words)
 	return 0;
 }
 
-static bool is_read(const char *name)
+/* The variables the init script reads; no other is kept. */
+static const char *const read_vars[] = { "HRNGDEVICE", "RNGDOPTIONS", "HRNGSELECT" };
+
+/* @name as one of read_vars (a string that outlives @name), or NULL. */
+static const char *read_var(const char *name)
 {
-	return strcmp(name, "HRNGDEVICE") == 0 || strcmp(name, "RNGDOPTIONS") == 0 || strcmp(name, "HRNGSELECT") == 0;
+	for (size_t i = 0; i < sizeof(read_vars) / sizeof(read_vars[0]); i++)
+		if (strcmp(name, read_vars[i]) == 0)
+			return read_vars[i];
+	return NULL;
 }
 
 /* The three values the init script uses, as the file leaves them. */
 struct defaults {
 	char device[DEFAULTS_VALUE_MAX], options[DEFAULTS_VALUE_MAX], select[DEFAULTS_VALUE_MAX];
 	bool have_device, have_select;
+	unsigned int passed_over_line; /* the first line rngd did not run, or 0 */
 };
 
 static void keep(struct defaults *d, const char *name, const char *value)
@@ -190,12 +203,55 @@ static void keep(struct defaults *d, const char *name, const char *value)
  * `export`) kept in @d; anything else is not run and costs a note. The
  * command ends at a newline, `;` or a comment.
  */
+/* The first of the three variables named in @s's first @len bytes, or NULL. */
+static const char *names_a_read_variable(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(read_vars) / sizeof(read_vars[0]); i++) {
+		size_t n = strlen(read_vars[i]);
+
+		for (const char *p = s; p + n <= s + len; p++)
+			if (memcmp(p, read_vars[i], n) == 0)
+				return read_vars[i];
+	}
+	return NULL;
+}
+
+/*
+ * Text rngd passes over without running (a command, or the rest of a line
+ * whose value needs the shell), from @c to the end of its line. Noted;
+ * refused when it names one of the three variables (`unset HRNGDEVICE`,
+ * `FOO=$X; HRNGDEVICE=...`): rngd cannot tell what sh would leave in
+ * them. A later assignment to one is refused too (parse_command()).
+ */
+static int pass_over(struct cursor *c, struct defaults *d, const char *line_start, unsigned int line,
+		     const char *path, struct rngd_options *o, char err[RNGD_ERR_MAX])
+{
+	size_t len = strcspn(c->s, "\n"), shown = strcspn(line_start, "\n");
+	const char *named = names_a_read_variable(c->s, len);
+
+	c->s += len;
+	if (shown > 80)
+		shown = 80;
+	if (named)
+		return rngd_fail(err, "%s:%u: %s: in a line rngd does not run (%.*s): it cannot tell what sh would "
+				 "leave in it", path, line, named, (int)shown, line_start);
+	if (!d->passed_over_line)
+		d->passed_over_line = line;
+	return rngd_options_note(o, LOG_WARNING, "%s:%u: not a variable assignment, not run: %.*s", path, line,
+				 (int)shown, line_start);
+}
+
+/*
+ * One command at @c: assignments (NAME=word ..., after an optional
+ * `export`) kept in @d; anything else is passed over (pass_over()). The
+ * command ends at a newline, `;` or a comment.
+ */
 static int parse_command(struct cursor *c, struct defaults *d, const char *path, struct rngd_options *o,
 			 char err[RNGD_ERR_MAX])
 {
 	const char *line_start = c->s;
 	const char *last = NULL;
-	char name[64], last_name[64], value[DEFAULTS_VALUE_MAX];
+	char value[DEFAULTS_VALUE_MAX];
 	unsigned int line = c->line;
 
 	if (strncmp(c->s, "export", 6) == 0 && (c->s[6] == ' ' || c->s[6] == '\t')) {
@@ -205,34 +261,44 @@ static int parse_command(struct cursor *c, struct defaults *d, const char *path,
 	while (!ends_command(*c->s)) {
 		size_t len = assignment_name(c->s);
 		const char *why;
+		char name[64];
 
-		if (len == 0 && !last) {
-			size_t shown = strcspn(line_start, "\n");
-
-			c->s = line_start + shown;
-			return rngd_options_note(o, LOG_WARNING, "%s:%u: not a variable assignment, not run: %.*s", path,
-						 line, (int)(shown > 80 ? 80 : shown), line_start);
-		}
-		if (len == 0 || len >= sizeof(name))
-			return rngd_fail(err, "%s:%u: %s: more than one word: quote the value", path, line,
-					 last ? last : "a name");
-		snprintf(name, sizeof(name), "%.*s", (int)len, c->s);
+		if (len == 0 && !last)
+			return pass_over(c, d, line_start, line, path, o, err);
+		if (len == 0)
+			return rngd_fail(err, "%s:%u: %s: more than one word: quote the value (a command after an "
+					 "assignment is not run)", path, line, last);
+		/* A longer name is none of the three: its value is passed over. */
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : 0), c->s);
 		c->s += len + 1;
 		why = shell_word(c, value, sizeof(value));
-		if (why && !is_read(name)) {
-			/* The init script reads no other variable: whatever it
-			 * holds, the rest of its line is passed over. */
-			c->s += strcspn(c->s, "\n");
-			return 0;
-		}
+		if (why && !read_var(name))
+			return pass_over(c, d, line_start, line, path, o, err);
 		if (why)
 			return rngd_fail(err, "%s:%u: %s: %s", path, line, name, why);
+		/* After a command sh runs and rngd does not (an `if`, a
+		 * here-document, a function): the value may not be sh's. */
+		if (read_var(name) && d->passed_over_line)
+			return rngd_fail(err, "%s:%u: %s: set after line %u, which rngd does not run: it cannot tell "
+					 "whether sh would take this value", path, line, name, d->passed_over_line);
 		keep(d, name, value);
-		snprintf(last_name, sizeof(last_name), "%s", name);
-		last = last_name;
+		last = read_var(name) ? read_var(name) : "a variable";
 		skip_blanks(c);
 	}
 	return 0;
+}
+
+/* A file edited on Windows: its CRs would end up in HRNGDEVICE (a device
+ * never there) and in messages. Line ends only: sh would keep them all,
+ * and its init script would fail where rngd reads the values. */
+static void crlf_to_lf(char *text)
+{
+	char *out = text;
+
+	for (const char *in = text; *in; in++)
+		if (!(in[0] == '\r' && in[1] == '\n'))
+			*out++ = *in;
+	*out = '\0';
 }
 
 /* The whole file, NUL-terminated, in a buffer of its own; 0 or -errno. */
@@ -268,6 +334,7 @@ static int read_whole(const char *path, char **text, char err[RNGD_ERR_MAX])
 		return r;
 	}
 	(*text)[n] = '\0';
+	crlf_to_lf(*text);
 	return 0;
 }
 

@@ -154,6 +154,11 @@ static int reload(struct rngd *d)
 		egd_server_set_limits(&d->egd, &lim);
 	}
 	rngd_log_set_level(&d->log, log_level(&d->opts));
+	/* What the new configuration was warned of (a defaults file's line
+	 * not run): the notes of a start, but for the informative ones. */
+	for (size_t i = 0; i < d->opts.n_notes; i++)
+		if (d->opts.notes[i].level <= LOG_WARNING)
+			rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
 }

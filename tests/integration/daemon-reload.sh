@@ -104,9 +104,14 @@ wait_adds 2
 # 3. A good reload applies: the Debian user lowers -H in the defaults file.
 : > "$T/conf"
 sed -i 's/--rng-entropy=0.1/--rng-entropy=0.05/' "$T/rng-tools-debian"
+# A line rngd does not run, after the assignments: taken with its warning,
+# at a reload as at a start.
+echo true >> "$T/rng-tools-debian"
 kill -HUP "$RNGD_PID"
 for _ in $(seq 100); do [ "$(grep -c 'configuration reloaded' "$T/log")" -ge 2 ] && break; sleep 0.05; done
 [ "$(grep -c 'configuration reloaded' "$T/log")" -ge 2 ] || fail "the good reload was not applied"
+grep -q "warning: rngd: $T/rng-tools-debian:3: not a variable assignment, not run: true" "$T/log" ||
+	fail "the reload did not warn of the line it does not run"
 sleep 1.2
 mark=$(log_lines)
 wait_adds 2

@@ -186,12 +186,12 @@ static void debian_personality(void **state)
 	assert_false(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
 	/* Nor /dev/hwrng, which via-rng serves from the same RNG. */
 	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "hwrng"));
-	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock alone: -r /dev/null is not read"));
+	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock, no device: -r /dev/null is not read"));
 	rngd_options_free(&r.o);
 	assert_int_equal(load(&r, "rngd", "--compat=debian", "--config=/dev/null", "--hrng=viapadlock", NULL), 0);
 	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "padlock"));
 	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "hwrng"));
-	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock alone: /dev/hwrng is not read"));
+	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock, no device: /dev/hwrng is not read"));
 	rngd_options_free(&r.o);
 
 	/* rng-tools 6 letters that mean something else or nothing there. */
@@ -351,9 +351,26 @@ static void defaults_file(void **state)
 	assert_string_equal(select, "via_rng");
 	defaults_file_done(&words, &select, &o, path);
 
+	/* A file edited on Windows, a name too long to be one of the three:
+	 * read as sh reads it, but for the CRs of the line ends. */
+	path = write_file("HRNGDEVICE=/dev/hwrng\r\nRNGDOPTIONS=\"-s 64\"\r\n"
+			  "A123456789012345678901234567890123456789012345678901234567890123456789=1\r\n");
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
+	assert_int_equal(words.n, 4);
+	assert_string_equal(words.v[1], "/dev/hwrng");
+	assert_string_equal(words.v[3], "64");
+	defaults_file_done(&words, &select, &o, path);
+
+	/* Refused: what needs the shell, and what sh may set otherwise than
+	 * rngd would (an assignment after a line rngd does not run, a line
+	 * that names one of the three). */
 	const char *bad[] = { "RNGDOPTIONS=\"-W $X\"\n", "HRNGDEVICE=`x`\n", "RNGDOPTIONS=\"unterminated\n\n",
 			      "HRNGDEVICE=/dev/a /dev/b\n", "HRNGSELECT=../x\n", "RNGDOPTIONS=-s|x\n",
-			      "RNGDOPTIONS=-s\\" };
+			      "RNGDOPTIONS=-s\\", "HRNGDEVICE=~/hwrng\n",
+			      "if [ -c /dev/hwrng ]; then\n HRNGDEVICE=/dev/hwrng\nelse\n HRNGDEVICE=/dev/urandom\nfi\n",
+			      ": <<EOF\nHRNGDEVICE=/dev/x\nEOF\n", "FOO=$HOME; HRNGDEVICE=/dev/y\n",
+			      "HRNGDEVICE=/dev/a\nunset HRNGDEVICE\n", ": ${HRNGDEVICE:=/dev/pd}\n" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		path = write_file(bad[i]);
