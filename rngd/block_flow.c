@@ -39,6 +39,21 @@ const char *rngd_slot_state_name(enum rngd_slot_state s)
 		slot_state_names[s] : "?";
 }
 
+bool rngd_slot_circular(const struct rngd_loop *l, const struct rngd_slot *s)
+{
+	return l->sink->feeds_this_kernel && credit_is_circular(&s->src);
+}
+
+void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s)
+{
+	if (!rngd_slot_circular(l, s) || s->circular_warned)
+		return;
+	s->circular_warned = true;
+	rngd_log(l->log, LOG_WARNING, s->src.name,
+		 "reads this kernel's own generator (/dev/random or /dev/urandom): its bytes go back to "
+		 "the kernel they came from, mixed in with no credit, whatever its setting");
+}
+
 enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 {
 	enum rngd_slot_state st;

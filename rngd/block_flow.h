@@ -10,6 +10,15 @@
 struct rngd_loop;
 struct rngd_slot;
 
+/* True while the slot's source reads this kernel's own generator and the
+ * sink feeds that kernel: its bytes earn nothing (rngd/credit.h). */
+bool rngd_slot_circular(const struct rngd_loop *l, const struct rngd_slot *s);
+
+/* Once a slot's life, after an open that found its source reading this
+ * kernel's own generator while the sink feeds that kernel: say that its
+ * bytes earn nothing. The thread that opens the source calls it. */
+void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s);
+
 /* True while the host's kernel pool is filling (credit counts). */
 bool rngd_flow_host_filling(const struct rngd_loop *l);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "rngd/daemon.h"
 #include "rngd/defaults.h"
@@ -93,8 +94,9 @@ int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slot
 {
 	const char *sink = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
 	struct stat sink_st;
-	bool sink_is_file = !o->test_mode && strcmp(sink, "-") != 0 && strcmp(sink, "none") != 0 &&
-			    stat(sink, &sink_st) == 0 && (S_ISREG(sink_st.st_mode) || S_ISFIFO(sink_st.st_mode));
+	bool sink_is_file = !o->test_mode && strcmp(sink, "none") != 0 &&
+			    (strcmp(sink, "-") == 0 ? fstat(STDOUT_FILENO, &sink_st) : stat(sink, &sink_st)) == 0 &&
+			    (S_ISREG(sink_st.st_mode) || S_ISFIFO(sink_st.st_mode));
 
 	for (size_t i = 0; i < n; i++) {
 		struct stat a, b;

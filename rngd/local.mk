@@ -11,6 +11,7 @@ RNGD_CORE_SOURCES = \
 	rngd/policy.c rngd/policy.h \
 	rngd/reader.c rngd/reader.h \
 	rngd/slot.c rngd/slot.h \
+	rngd/file_clash.c rngd/file_clash.h \
 	rngd/options.c rngd/options.h rngd/options_table.c rngd/options_table.h rngd/argv_scan.c rngd/argv_scan.h rngd/defaults.h \
 	rngd/secret_mem.c rngd/secret_mem.h \
 	rngd/sink.h \

@@ -39,6 +39,7 @@
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
 #include "rngd/eventfd.h"
+#include "rngd/file_clash.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
@@ -199,7 +200,7 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 		leave_out(l, s, LOG_INFO, "not used");
 		return false;
 	}
-	r = s->src.ops->open(&s->src);
+	r = rngd_slot_open(l, s);
 	if (r == -ENODATA) {
 		leave_out(l, s, LOG_WARNING, "exhausted");
 		return false;

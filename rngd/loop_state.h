@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fips/fips.h"
 #include "rngd/log.h"
@@ -61,6 +62,10 @@ struct rngd_loop {
 	bool ready;
 	bool none_left_logged;
 	struct rngd_ratelimit loop_rl;
+	/* The file or FIFO the sink writes (rngd/file_clash.c). */
+	bool sink_file;
+	dev_t sink_dev;
+	ino_t sink_ino;
 };
 
 #endif

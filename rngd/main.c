@@ -28,6 +28,7 @@
 
 #include "rngd/background.h"
 #include "rngd/compat.h"
+#include "rngd/file_clash.h"
 #include "rngd/daemon.h"
 #include "rngd/egd_reserve.h"
 #include "rngd/egd_server.h"
@@ -161,6 +162,19 @@ static int reload(struct rngd *d)
 			rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
+}
+
+/* The file or FIFO a file sink writes, so that no source reads it
+ * (rngd/file_clash.c): fstat()ed now that it is open. */
+static void tell_loop_the_sink_file(struct rngd *d)
+{
+	const char *path = d->opts.random_device ? d->opts.random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	struct stat st;
+
+	if (!d->sink_open || d->sink_is_kernel || d->opts.test_mode)
+		return;
+	if ((strcmp(path, "-") == 0 ? fstat(STDOUT_FILENO, &st) : stat(path, &st)) == 0)
+		rngd_loop_set_sink_file(d->loop, &st);
 }
 
 static int open_sink(struct rngd *d)
@@ -315,6 +329,7 @@ static int run(struct rngd *d)
 	}
 	if (d->egd_open)
 		rngd_daemon_egd_attach(d);
+	tell_loop_the_sink_file(d);
 	rngd_daemon_select_hwrng(d);
 	phase(d, "opening the sources");
 	if (rngd_loop_open_sources(d->loop) == 0) {

@@ -18,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rngd/block_flow.h"
 #include "rngd/credit.h"
 #include "rngd/eventfd.h"
+#include "rngd/file_clash.h"
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
@@ -28,21 +30,6 @@
 
 /* reader_read(): woken by rngd_slot_wake() while waiting on the source. */
 #define READER_WOKEN (-EINTR)
-
-bool rngd_slot_circular(const struct rngd_loop *l, const struct rngd_slot *s)
-{
-	return l->sink->feeds_this_kernel && credit_is_circular(&s->src);
-}
-
-void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s)
-{
-	if (!rngd_slot_circular(l, s) || s->circular_warned)
-		return;
-	s->circular_warned = true;
-	rngd_log(l->log, LOG_WARNING, s->src.name,
-		 "reads this kernel's own generator (/dev/random or /dev/urandom): its bytes go back to "
-		 "the kernel they came from, mixed in with no credit, whatever its setting");
-}
 
 /*
  * A re-test is due: what a FIFO holds was written while the source was
@@ -235,7 +222,7 @@ static void *reader_main(void *arg)
 		if (exhausted)
 			continue;   /* SIGHUP on an exhausted source: still exhausted */
 		if (!is_open) {
-			int r = s->src.ops->open(&s->src);
+			int r = rngd_slot_open(l, s);
 			bool stop;
 
 			(void)pthread_mutex_lock(&s->lock);

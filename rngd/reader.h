@@ -23,15 +23,6 @@ void rngd_readers_stop(struct rngd_loop *l);
 /* Take the oldest queued block of @s into @out; false if none. */
 bool rngd_slot_take(struct rngd_slot *s, struct rngd_block *out);
 
-/* True while the slot's source reads this kernel's own generator and the
- * sink feeds that kernel: its bytes earn nothing (rngd/credit.h). */
-bool rngd_slot_circular(const struct rngd_loop *l, const struct rngd_slot *s);
-
-/* Once a slot's life, after an open that found its source reading this
- * kernel's own generator while the sink feeds that kernel: say that its
- * bytes earn nothing. The thread that opens the source calls it. */
-void rngd_slot_warn_circular(struct rngd_loop *l, struct rngd_slot *s);
-
 /* Drop what @s queued (and the block its reader is reading): read in a
  * bad period, never credited. @pause: its reader reads nothing more
  * until called again with false. */

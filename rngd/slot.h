@@ -10,6 +10,7 @@
 #define RNGD_SLOT_H
 
 #include <pthread.h>
+#include <sys/types.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -32,6 +33,11 @@ struct rngd_slot {
 	bool circular_warned;          /* rngd_slot_warn_circular() said it: by the
 					* main thread before the reader starts,
 					* then by the reader */
+	/* The regular file its source has read, once one was (under lock):
+	 * another source may not read it too (rngd/file_clash.c). */
+	bool file_read;
+	dev_t file_dev;
+	ino_t file_ino;
 	bool stuck;                    /* that thread still runs (a read asleep in
 					* the kernel, a FIFO open waiting for a
 					* writer): nothing it may touch is freed
