@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,16 +32,49 @@ static int status_of_child(pid_t child)
 	return RNGD_EXIT_FAILURE;
 }
 
+/*
+ * The start's report, or -1 once the child has ended without one. A
+ * SIGTERM or SIGINT for the waiting command (Ctrl-C, timeout(1)) is the
+ * start's to answer: passed to the child, which stops in whatever phase
+ * it is in (rngd.8, SIGNALS), and its end is then the command's.
+ */
+static int wait_for_report(int result_fd, pid_t child)
+{
+	sigset_t stop;
+	int sfd;
+
+	(void)sigemptyset(&stop);
+	(void)sigaddset(&stop, SIGTERM);
+	(void)sigaddset(&stop, SIGINT);
+	/* Blocked since main() began: read through a signalfd. */
+	sfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	for (;;) {
+		struct pollfd pfd[2] = { { .fd = result_fd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
+		struct signalfd_siginfo si;
+		uint8_t code;
+
+		if (poll(pfd, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+			break;
+		if (pfd[0].revents) {
+			ssize_t n = read(result_fd, &code, 1);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			rng_close_fd(&sfd);
+			return n == 1 ? code : -1;
+		}
+		if (sfd >= 0 && (pfd[1].revents & POLLIN) && read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			(void)kill(child, (int)si.ssi_signo);
+	}
+	rng_close_fd(&sfd);
+	return -1;
+}
+
 static _Noreturn void parent_waits(int result_fd, pid_t child)
 {
-	uint8_t code;
-	ssize_t n;
+	int report = wait_for_report(result_fd, child);
+	uint8_t code = (uint8_t)(report >= 0 ? report : status_of_child(child));
 
-	do
-		n = read(result_fd, &code, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		code = (uint8_t)status_of_child(child);
 	if (code != RNGD_EXIT_OK)
 		rngd_log_early(LOG_ERR, "the daemon did not start (exit %u); the system log says why", code);
 	_exit(code);

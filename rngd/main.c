@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
@@ -383,6 +384,21 @@ static void malloc_for_a_small_daemon(void)
 #endif
 }
 
+/*
+ * Started with standard input, output or error closed (`<&- >&-`): the
+ * first files rngd opens would take their numbers, a log line would go
+ * into one, and the background fork's /dev/null would land on another.
+ */
+static void open_closed_std_fds(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR | O_NOCTTY)) >= 0 && fd <= STDERR_FILENO)
+		;
+	if (fd > STDERR_FILENO)
+		(void)close(fd);
+}
+
 int main(int argc, char *argv[])
 {
 	static struct rngd d = { .pidfile_fd = -1, .report_fd = -1 };
@@ -390,6 +406,7 @@ int main(int argc, char *argv[])
 	sigset_t handled;
 	int code;
 
+	open_closed_std_fds();
 	rngd_loop_signal_set(&handled);
 	(void)sigprocmask(SIG_BLOCK, &handled, NULL);
 	/* Some daemons take it for "reopen logs": it must not kill rngd and

@@ -99,6 +99,34 @@ kill -TERM "$bgpid"
 for _ in $(seq 100); do kill -0 "$bgpid" 2>/dev/null || break; sleep 0.05; done
 ! kill -0 "$bgpid" 2>/dev/null || fail "the daemon ignored SIGTERM"
 
+# Started with standard input and output closed: the report socket took
+# their numbers and the daemon's /dev/null landed on it, so the command
+# waited for the daemon's end. It returns at once, the daemon's output
+# on /dev/null.
+timeout 5 "$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/bg_in" -o "$T/bg_sink2" -p "$T/bg2.pid" <&- >&- 2> "$T/e"
+rc=$?
+[ "$rc" = 0 ] || fail "rngd -b with stdin and stdout closed: exit $rc (124: it waited): $(cat "$T/e")"
+bgpid=$(cat "$T/bg2.pid")
+[ "$(readlink /proc/"$bgpid"/fd/1)" = /dev/null ] || fail "the daemon's stdout is $(readlink /proc/"$bgpid"/fd/1)"
+kill -TERM "$bgpid"
+# A start that waits (a FIFO sink nobody reads): SIGTERM to the command,
+# as Ctrl-C or timeout(1) send it, is the start's to answer (it was
+# blocked, and the daemon started after a SIGKILL).
+mkfifo "$T/bg_fifo"
+"$GUARD" -p "$T/bg3.gpid" -- "$RNGD" -b -c /dev/null -x all -r "$T/bg_in" -o "$T/bg_fifo" -p "$T/bg3.pid" 2> "$T/e" &
+waiter=$!
+sleep 1
+kill -TERM "$(cat "$T/bg3.gpid")"
+for _ in $(seq 30); do kill -0 "$waiter" 2> /dev/null || break; sleep 0.1; done
+if kill -0 "$waiter" 2> /dev/null; then
+	pkill -KILL -f "$T/bg3.pid"
+	fail "SIGTERM to rngd -b while it starts: still waiting after 3 s"
+fi
+wait "$waiter"
+rc=$?
+[ "$rc" = 0 ] || fail "SIGTERM to rngd -b while it starts: exit $rc"
+! pgrep -f "$T/bg3.pid" > /dev/null || fail "a daemon started after SIGTERM"
+
 # In the background daemon(3) moves rngd to /: a relative path would name
 # another file after the fork and at every SIGHUP. Refused before anything
 # opens or forks; with -f the same relative config is read.
@@ -118,4 +146,4 @@ printf 'bogus-key = 1\n' > rel.conf
 grep -q "rel.conf:1: unknown key 'bogus-key'" "$T/e" || fail "rngd -f -c rel.conf did not read it: $(cat "$T/e")"
 cd - > /dev/null || fail "cd back"
 
-echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3, also with -b); -b daemonises and exits with the start's code; relative paths refused in the background"
+echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3, also with -b); -b daemonises and exits with the start's code, closed std fds, SIGTERM while starting; relative paths refused in the background"
