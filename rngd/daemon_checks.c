@@ -155,7 +155,13 @@ int rngd_check_background_paths(const struct rngd_options *o)
 
 	if (o->foreground || o->test_mode)
 		return 0;
-	if (sink && (strcmp(sink, "-") == 0 || strcmp(sink, "none") == 0))
+	/* The daemon's standard output is /dev/null: every tested byte would
+	 * go there, as fast as the sources give them. */
+	if (sink && strcmp(sink, "-") == 0) {
+		rngd_log_early(LOG_ERR, "-o -: standard output, which rngd in the background does not have (run with -f)");
+		return RNGD_EXIT_USAGE;
+	}
+	if (sink && strcmp(sink, "none") == 0)
 		sink = NULL;
 	r = refuse_relative("-c", o->config_path);
 	if (r == 0)

@@ -141,6 +141,11 @@ for args in "-c rel.conf" "-r relsrc" "-O file:path:relsrc" "-o relsink" "-p rel
 		fail "rngd -b $args: $(cat "$T/e")"
 	[ ! -e rel.pid ] && [ ! -e relsink ] || fail "rngd -b $args opened something"
 done
+# -o - in the background: standard output is /dev/null there.
+"$GUARD" -- "$RNGD" -b -c /dev/null -x all -o - > "$T/out" 2> "$T/e"
+rc=$?
+[ "$rc" = 2 ] && grep -q -- "-o -: standard output, which rngd in the background does not have" "$T/e" ||
+	fail "rngd -b -o -: exit $rc, $(cat "$T/e")"
 printf 'bogus-key = 1\n' > rel.conf
 "$GUARD" -- "$RNGD" -f -c rel.conf -x all > "$T/out" 2> "$T/e"
 grep -q "rel.conf:1: unknown key 'bogus-key'" "$T/e" || fail "rngd -f -c rel.conf did not read it: $(cat "$T/e")"
