@@ -76,6 +76,9 @@ stop_rngd TERM
 # One file for two sources, made after the start: one reads it.
 start_rngd -x all -r "$T/late2" -r "$T/late2" -O file:entropy_per_bit:1 -O file.2:entropy_per_bit:1 \
 	-o "$T/sink2" --state-dir="$T/state2"
+# Made only once rngd is past its start-up check (which would refuse
+# the two paths as one file: a slow start, under TSan, saw it there).
+wait_log "file.2: cannot open yet"
 "$HELPER" gen random 40 "$T/late2" || fail gen
 wait_log "late2 is the file file(.2)? reads: not read, as its bytes would be credited twice" 20
 wait_log "exhausted" 20
