@@ -9,6 +9,7 @@
 #ifndef RNGD_DAEMON_H
 #define RNGD_DAEMON_H
 
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -89,6 +90,9 @@ int rngd_check_file_sources(const struct rngd_options *o);
 /* No regular file read by two enabled sources, no file or FIFO that the
  * sink writes read by one (exit 2, one line naming both). */
 int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slots, size_t n);
+/* The regular file or FIFO the sink path (standard output for -) names
+ * now, into @st; false for none, a device or a path not there. */
+bool rngd_sink_file_stat(const struct rngd_options *o, struct stat *st);
 int rngd_check_user(const char *user_group);
 /* In the background every path is absolute (exit 2 with the path if not). */
 int rngd_check_background_paths(const struct rngd_options *o);

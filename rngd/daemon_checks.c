@@ -90,13 +90,20 @@ static const char *slot_file(struct rngd_slot *slots, size_t i, struct stat *st)
 	return path && stat(path, st) == 0 ? path : NULL;
 }
 
+bool rngd_sink_file_stat(const struct rngd_options *o, struct stat *st)
+{
+	const char *sink = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+
+	return !o->test_mode && strcmp(sink, "none") != 0 &&
+	       (strcmp(sink, "-") == 0 ? fstat(STDOUT_FILENO, st) : stat(sink, st)) == 0 &&
+	       (S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode));
+}
+
 int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slots, size_t n)
 {
 	const char *sink = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
 	struct stat sink_st;
-	bool sink_is_file = !o->test_mode && strcmp(sink, "none") != 0 &&
-			    (strcmp(sink, "-") == 0 ? fstat(STDOUT_FILENO, &sink_st) : stat(sink, &sink_st)) == 0 &&
-			    (S_ISREG(sink_st.st_mode) || S_ISFIFO(sink_st.st_mode));
+	bool sink_is_file = rngd_sink_file_stat(o, &sink_st);
 
 	for (size_t i = 0; i < n; i++) {
 		struct stat a, b;

@@ -169,12 +169,9 @@ static int reload(struct rngd *d)
  * (rngd/file_clash.c): fstat()ed now that it is open. */
 static void tell_loop_the_sink_file(struct rngd *d)
 {
-	const char *path = d->opts.random_device ? d->opts.random_device : RNGD_DEFAULT_RANDOM_DEVICE;
 	struct stat st;
 
-	if (!d->sink_open || d->sink_is_kernel || d->opts.test_mode)
-		return;
-	if ((strcmp(path, "-") == 0 ? fstat(STDOUT_FILENO, &st) : stat(path, &st)) == 0)
+	if (d->sink_open && !d->sink_is_kernel && rngd_sink_file_stat(&d->opts, &st))
 		rngd_loop_set_sink_file(d->loop, &st);
 }
 
