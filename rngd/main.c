@@ -468,7 +468,7 @@ int main(int argc, char *argv[])
 		d.sink.ops->close(&d.sink);
 	if (d.slots)
 		rngd_slots_free(d.slots, d.n_slots);
-	rng_close_fd(&d.pidfile_fd);
+	pidfile_release(&d.pidfile_fd);
 	if (d.log.max_level)
 		rngd_log_close(&d.log);
 	rngd_options_free(&d.opts);

@@ -352,6 +352,16 @@ int pidfile_update(int fd)
 	return 0;
 }
 
+void pidfile_release(int *fd)
+{
+	if (*fd < 0)
+		return;
+	/* Nothing to do on failure: the lock ends with the close all the same. */
+	(void)ftruncate(*fd, 0);
+	(void)close(*fd);
+	*fd = -1;
+}
+
 /* What is there is ours to overwrite: nothing yet, or a pid (maybe stale). */
 static bool holds_a_pid_or_nothing(int fd)
 {

@@ -31,5 +31,14 @@ int pidfile_lock(const char *path, pid_t *holder);
 int pidfile_lock_why(const char *path, pid_t *holder, char *why, size_t why_len);
 /* Rewrite the pid file held by @fd with the calling process's pid. */
 int pidfile_update(int fd);
+/*
+ * At exit: empty the pid file, then close it (-1 into *fd). Emptied, not
+ * removed: after -D the directory may not be ours to unlink in, and a
+ * path unlinked while a starting rngd waits on the old file's lock would
+ * leave that rngd holding a lock nobody sees. An empty file is what a
+ * new rngd takes, and to kill(1) or start-stop-daemon it names no process
+ * (a stale pid, reused, would name some other one).
+ */
+void pidfile_release(int *fd);
 
 #endif

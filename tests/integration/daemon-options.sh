@@ -81,6 +81,8 @@ mkdir "$T/sinkdir"
 "$GUARD" -- "$RNGD" -b -c /dev/null -x all -r "$T/fifo" -o "$T/sinkdir" -p "$T/bg_fail.pid" > "$T/o" 2> "$T/e"
 rc=$?
 [ "$rc" = 1 ] || fail "rngd -b with a directory for a sink exited $rc, expected 1"
+# The failed start had written its pid: it names no process now.
+[ -f "$T/bg_fail.pid" ] && [ ! -s "$T/bg_fail.pid" ] || fail "a failed start left its pid file as: $(cat "$T/bg_fail.pid" 2>&1)"
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "first rngd exited $RC"
 # -b: the parent returns 0 once the daemon has started (its pid file is
@@ -98,6 +100,8 @@ bgpid=$(cat "$T/bg.pid")
 kill -TERM "$bgpid"
 for _ in $(seq 100); do kill -0 "$bgpid" 2>/dev/null || break; sleep 0.05; done
 ! kill -0 "$bgpid" 2>/dev/null || fail "the daemon ignored SIGTERM"
+# A pid left behind would name some other process once the pid is reused.
+[ ! -s "$T/bg.pid" ] || fail "the stopped daemon left its pid in its pid file: $(cat "$T/bg.pid")"
 
 # Started with standard input and output closed: the report socket took
 # their numbers and the daemon's /dev/null landed on it, so the command
@@ -151,4 +155,4 @@ printf 'bogus-key = 1\n' > rel.conf
 grep -q "rel.conf:1: unknown key 'bogus-key'" "$T/e" || fail "rngd -f -c rel.conf did not read it: $(cat "$T/e")"
 cd - > /dev/null || fail "cd back"
 
-echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3, also with -b); -b daemonises and exits with the start's code, closed std fds, SIGTERM while starting; relative paths refused in the background"
+echo "ok: usage and config errors exit 2 with one line; -h -v -l; overrides; pid file lock (exit 3, also with -b) and emptied at exit; -b daemonises and exits with the start's code, closed std fds, SIGTERM while starting; relative paths refused in the background"

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -439,6 +440,30 @@ static void test_pidfile_survives_fork(void **state)
 	assert_int_equal(close(fd), 0);
 }
 
+/* Released at exit: the file stays, empty, so its pid cannot name a later
+ * process; the lock is gone, and the next rngd takes the empty file. */
+static void test_pidfile_release_empties_it(void **state)
+{
+	struct stat st;
+	pid_t holder = -1;
+	int fd;
+
+	(void)state;
+	fd = pidfile_lock(pid_path, &holder);
+	assert_true(fd >= 0);
+	pidfile_release(&fd);
+	assert_int_equal(fd, -1);
+	assert_int_equal(stat(pid_path, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	pidfile_release(&fd);   /* twice, or never locked: nothing */
+
+	fd = pidfile_lock(pid_path, &holder);
+	assert_true(fd >= 0);
+	assert_int_equal(holder, 0);
+	assert_int_equal(read_pidfile(), getpid());
+	pidfile_release(&fd);
+}
+
 static void test_pidfile_errors(void **state)
 {
 	pid_t holder = -1;
@@ -461,5 +486,6 @@ RNGD_TEST_MAIN(
 					setup_pidfile, teardown_pidfile),
 	cmocka_unit_test_setup_teardown(test_pidfile_survives_fork, setup_pidfile,
 					teardown_pidfile),
+	cmocka_unit_test_setup_teardown(test_pidfile_release_empties_it, setup_pidfile, teardown_pidfile),
 	cmocka_unit_test_setup_teardown(test_pidfile_errors, setup_pidfile, teardown_pidfile)
 )
