@@ -156,6 +156,8 @@ static int reload(struct rngd *d)
 		egd_server_set_limits(&d->egd, &lim);
 	}
 	rngd_log_set_level(&d->log, log_level(&d->opts));
+	if (err[0])
+		rngd_log(&d->log, LOG_WARNING, "rngd", "%s", err);
 	/* What the new configuration was warned of (a defaults file's line
 	 * not run): the notes of a start, but for the informative ones. */
 	for (size_t i = 0; i < d->opts.n_notes; i++)

@@ -297,6 +297,22 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 	return 0;
 }
 
+/*
+ * A credit raised on a source that may credit nothing now (a regular file
+ * credited 0 at start keeps no read offset, or lost its record): without
+ * a record its bytes could be credited again by the next run, so the
+ * raise does not take; said rather than reloaded in silence.
+ */
+static void note_credit_not_given(const struct rng_source *live, double raised_to, char note[RNGD_ERR_MAX])
+{
+	if (note[0] || credit_allowed(live) || raised_to <= live->entropy_per_bit)
+		return;
+	(void)snprintf(note, RNGD_ERR_MAX,
+		       "%s: the credit of %.3f per bit does not take: a regular file credited 0 at start, "
+		       "or whose read offset could not be kept, keeps no offset record, so its bytes earn "
+		       "nothing until rngd is restarted with the credit set", live->name, raised_to);
+}
+
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX])
 {
@@ -342,9 +358,11 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 		r = apply_option(views, n, o->source_args[i].text, true, err);
 	}
 	if (r == 0) {
+		err[0] = '\0';
 		for (size_t i = 0; i < n; i++) {
 			struct slot_view live = view_of(rngd_slot_at(slots, i));
 
+			note_credit_not_given(live.src, next[i].src.entropy_per_bit, err);
 			live.src->entropy_per_bit = next[i].src.entropy_per_bit;
 			live.src->credit_ceiling = next[i].src.credit_ceiling;
 			live.src->priority = next[i].src.priority;

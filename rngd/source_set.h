@@ -20,7 +20,9 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 /*
  * SIGHUP: re-apply the daemon-level keys (entropy_per_bit, priority) of
  * -O from @o to existing slots. Source selection and a source's own keys
- * take effect at the next start. 0 or -EINVAL with err set.
+ * take effect at the next start. 0 or -EINVAL with err set; on 0, err
+ * is empty or a warning for the caller to log (a credit raised on a
+ * source whose bytes may earn none now: it does not take).
  */
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
 			    char err[RNGD_ERR_MAX]);

@@ -92,6 +92,26 @@ both=$(( $(summary_field file "bits credited") + $(summary_field file.2 "bits cr
 rc=$?
 [ "$rc" = 2 ] && grep -q "the file the sink (-o -) writes" "$T/err" || fail "-o - into the file read: exit $rc, $(cat "$T/err")"
 
+# A file credited 0 at start keeps no record: a SIGHUP that raises its
+# credit must not credit it (the next run would read it from its start
+# again), and says so rather than "configuration reloaded" alone.
+"$HELPER" gen random 400 "$T/zero" || fail gen
+: > "$T/zconf"
+( while :; do head -c 20000 ; sleep 0.05; done < "$T/fifo" > /dev/null ) &
+reader=$!
+start_rngd -c "$T/zconf" -x all -r "$T/zero" -o "$T/fifo" -s 64
+wait_log "file: opened"
+echo "option = file:entropy_per_bit:1" > "$T/zconf"
+kill -HUP "$RNGD_PID"
+wait_log "configuration reloaded"
+grep -q "warning: rngd: file: the credit of 1.000 per bit does not take" "$T/log" ||
+	fail "a credit raised by SIGHUP on a zero-credit file was not refused aloud: $(grep rngd: "$T/log" | tail -3)"
+sleep 0.5
+stop_rngd TERM
+kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
+[ "$(summary_field file "blocks passed")" -gt 0 ] 2>/dev/null || fail "no block of the zero-credit file passed after the reload"
+[ "$(summary_field file "bits credited")" = 0 ] || fail "a zero-credit file was credited $(summary_field file "bits credited") bits after a SIGHUP"
+
 python3 - "$T/a" "$T/sink" $blocks "$BLOCK" <<'PY' || fail "a block reached the sink twice"
 import sys
 src = open(sys.argv[1], 'rb').read()[4:]
@@ -103,4 +123,4 @@ seen = sum(1 for i in range(n) if src[i * b:i * b + 32] in sink)
 print("blocks in the sink: %d of %d, twice: %d" % (seen, n, len(twice)))
 sys.exit(1 if twice or seen < n // 2 else 0)
 PY
-echo "ok: $runs interrupted runs and 2 after them, 3 by other paths and 1 with an old record; no block of the file credited twice; the sink's own file and a file two sources name, both made after the start, read by none and one"
+echo "ok: $runs interrupted runs and 2 after them, 3 by other paths and 1 with an old record; no block of the file credited twice; the sink's own file and a file two sources name, both made after the start, read by none and one; a SIGHUP cannot credit a zero-credit file"
