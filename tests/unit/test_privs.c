@@ -396,6 +396,18 @@ static int child_takes_over_pidfile(const void *fd)
 	return pidfile_update(*(const int *)fd);
 }
 
+/* The pid file, locked by this process with nobody holding it before. */
+static int pidfile_taken(void)
+{
+	pid_t holder = -1;
+	int fd = pidfile_lock(pid_path, &holder);
+
+	assert_true(fd >= 0);
+	assert_int_equal(holder, 0);
+	assert_int_equal(read_pidfile(), getpid());
+	return fd;
+}
+
 static void test_pidfile_second_lock_names_holder(void **state)
 {
 	struct holding_child child;
@@ -412,10 +424,7 @@ static void test_pidfile_second_lock_names_holder(void **state)
 	holding_child_release(&child);
 
 	/* The holder is gone: its lock went with it. */
-	fd = pidfile_lock(pid_path, &holder);
-	assert_true(fd >= 0);
-	assert_int_equal(holder, 0);
-	assert_int_equal(read_pidfile(), getpid());
+	fd = pidfile_taken();
 	assert_int_equal(close(fd), 0);
 }
 
@@ -426,8 +435,7 @@ static void test_pidfile_survives_fork(void **state)
 	int fd;
 
 	(void)state;
-	fd = pidfile_lock(pid_path, &holder);
-	assert_true(fd >= 0);
+	fd = pidfile_taken();
 	holding_child_start(&child, child_takes_over_pidfile, &fd);
 	assert_int_equal(close(fd), 0);
 
@@ -435,8 +443,7 @@ static void test_pidfile_survives_fork(void **state)
 	assert_int_equal(holder, child.pid);
 
 	holding_child_release(&child);
-	fd = pidfile_lock(pid_path, &holder);
-	assert_true(fd >= 0);
+	fd = pidfile_taken();
 	assert_int_equal(close(fd), 0);
 }
 
@@ -445,22 +452,17 @@ static void test_pidfile_survives_fork(void **state)
 static void test_pidfile_release_empties_it(void **state)
 {
 	struct stat st;
-	pid_t holder = -1;
 	int fd;
 
 	(void)state;
-	fd = pidfile_lock(pid_path, &holder);
-	assert_true(fd >= 0);
+	fd = pidfile_taken();
 	pidfile_release(&fd);
 	assert_int_equal(fd, -1);
 	assert_int_equal(stat(pid_path, &st), 0);
 	assert_int_equal(st.st_size, 0);
 	pidfile_release(&fd);   /* twice, or never locked: nothing */
 
-	fd = pidfile_lock(pid_path, &holder);
-	assert_true(fd >= 0);
-	assert_int_equal(holder, 0);
-	assert_int_equal(read_pidfile(), getpid());
+	fd = pidfile_taken();
 	pidfile_release(&fd);
 }
 
