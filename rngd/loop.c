@@ -38,8 +38,10 @@
 
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
+#include "rngd/defaults.h"
 #include "rngd/eventfd.h"
 #include "rngd/file_clash.h"
+#include "rngd/deadline.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
@@ -185,33 +187,107 @@ static void leave_out(struct rngd_loop *l, struct rngd_slot *s, int level, const
 	s->settings.enabled = false;
 }
 
-/* Probe and open @s once; true if it counts as usable (open, or a named
- * source its reader will retry). */
+/* A probe result that settles it: a named source of the wrong kind will
+ * not get better, an unnamed one that cannot work here is not used. */
+static bool probe_rules_out(const struct rngd_slot *s, int r)
+{
+	return r < 0 && (!s->settings.explicit || r == -ENODEV || r == -EINVAL);
+}
+
+static void start_open_run(struct rngd_slot *s)
+{
+	s->start_probe_r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+	s->start_open_r = probe_rules_out(s, s->start_probe_r) ? s->start_probe_r : rngd_slot_open(s->loop, s);
+}
+
+/*
+ * The opener: probes and opens the enabled slots from @arg on, one after
+ * the other, for the main thread to wait on. When the main thread went on
+ * without the slot it is in, it stays with that slot as its reader. Done
+ * with all, it parks for good rather than end: a thread that ends runs
+ * glibc's per-thread freeres hooks, which map some 200 kB of libc code
+ * (tests/integration/idle-memory.sh).
+ */
+static void *opener_main(void *arg)
+{
+	struct rngd_slot *s = arg;
+	struct rngd_loop *l = s->loop;
+
+	for (; s < l->slots + l->n_slots; s++) {
+		bool pending;
+
+		if (!s->settings.enabled)
+			continue;
+		start_open_run(s);
+		(void)pthread_mutex_lock(&s->lock);
+		s->start_done = true;
+		pending = s->start_pending;
+		(void)pthread_cond_broadcast(&s->cond);
+		(void)pthread_mutex_unlock(&s->lock);
+		if (pending)
+			return rngd_reader_take_over(s);
+	}
+	for (;;)
+		(void)pause();   /* every signal is blocked: for good */
+	return NULL;
+}
+
+/* Whether @s's start open is done, waiting for it until
+ * RNGD_START_OPEN_WAIT_MS; if not, the slot is left to its opener. */
+static bool start_open_done(struct rngd_slot *s)
+{
+	struct timespec deadline;
+	bool done;
+
+	rngd_deadline_after_ms(CLOCK_MONOTONIC, &deadline, RNGD_START_OPEN_WAIT_MS);
+	(void)pthread_mutex_lock(&s->lock);
+	while (!s->start_done && pthread_cond_timedwait(&s->cond, &s->lock, &deadline) != ETIMEDOUT)
+		continue;
+	done = s->start_done;
+	s->start_pending = !done;
+	(void)pthread_mutex_unlock(&s->lock);
+	return done;
+}
+
+enum rngd_start_verdict rngd_start_verdict(const struct rngd_slot *s, int *level, const char **what)
+{
+	int r = s->start_open_r;
+
+	*level = LOG_INFO;
+	*what = "not used";
+	if (probe_rules_out(s, s->start_probe_r)) {
+		if (s->settings.explicit) {
+			*level = LOG_ERR;
+			*what = "cannot be used";
+		}
+		return RNGD_START_LEFT_OUT;
+	}
+	if (r == -ENODATA) {
+		*level = LOG_WARNING;
+		*what = "exhausted";
+		return RNGD_START_LEFT_OUT;
+	}
+	if (r < 0)
+		return s->settings.explicit ? RNGD_START_RETRY : RNGD_START_LEFT_OUT;
+	return RNGD_START_OPEN;
+}
+
+/* After @s's probe and open at start: true if it counts as usable (open,
+ * or a named source its reader will retry). */
 static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 {
-	int r = s->src.ops->probe ? s->src.ops->probe(&s->src) : 0;
+	const char *what;
+	int level;
 
-	/* A named source that is the wrong kind of thing will not get better. */
-	if (r < 0 && s->settings.explicit && (r == -ENODEV || r == -EINVAL)) {
-		leave_out(l, s, LOG_ERR, "cannot be used");
+	switch (rngd_start_verdict(s, &level, &what)) {
+	case RNGD_START_LEFT_OUT:
+		leave_out(l, s, level, what);
 		return false;
-	}
-	if (r < 0 && !s->settings.explicit) {
-		leave_out(l, s, LOG_INFO, "not used");
-		return false;
-	}
-	r = rngd_slot_open(l, s);
-	if (r == -ENODATA) {
-		leave_out(l, s, LOG_WARNING, "exhausted");
-		return false;
-	}
-	if (r < 0 && !s->settings.explicit) {
-		leave_out(l, s, LOG_INFO, "not used");
-		return false;
-	}
-	if (r < 0) {
+	case RNGD_START_RETRY:
 		rngd_log(l->log, LOG_WARNING, s->src.name, "cannot open yet: %s; will retry", s->src.why);
 		return true;
+	case RNGD_START_OPEN:
+		break;
 	}
 	s->is_open = true;
 	s->reopens = 1;
@@ -225,11 +301,31 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 
 size_t rngd_loop_open_sources(struct rngd_loop *l)
 {
+	pthread_t opener;
+	bool have_opener = false;
 	size_t usable = 0;
 
-	for (size_t i = 0; i < l->n_slots; i++)
-		if (l->slots[i].settings.enabled && open_at_start(l, &l->slots[i]))
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+
+		if (!s->settings.enabled)
+			continue;
+		if (!have_opener)
+			have_opener = rngd_thread_start(&opener, opener_main, s) == 0;
+		if (!have_opener) {
+			start_open_run(s);   /* no thread to spare: here, unbounded */
+		} else if (!start_open_done(s)) {
+			s->thread = opener;
+			have_opener = false;   /* the rest need another */
+			rngd_log(l->log, LOG_WARNING, s->src.name,
+				 "still opening after %d s; rngd goes on without it, and reads it once the open returns",
+				 RNGD_START_OPEN_WAIT_MS / 1000);
 			usable++;
+			continue;
+		}
+		if (open_at_start(l, s))
+			usable++;
+	}
 	return usable;
 }
 
@@ -392,6 +488,16 @@ void rngd_loop_destroy(struct rngd_loop *l)
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
+		/* An open begun at start and never handed to a reader (the
+		 * start failed after it): it owns the slot like a stuck reader. */
+		if (s->start_pending && !s->started) {
+			(void)pthread_mutex_lock(&s->lock);
+			s->stop = true;
+			(void)pthread_cond_broadcast(&s->cond);
+			(void)pthread_mutex_unlock(&s->lock);
+			(void)pthread_detach(s->thread);
+			s->abandoned = s->stuck = true;
+		}
 		/* A stuck reader still owns the slot and its source. */
 		if (s->stuck)
 			continue;

@@ -22,6 +22,7 @@
 #include "rngd/credit.h"
 #include "rngd/eventfd.h"
 #include "rngd/file_clash.h"
+#include "rngd/deadline.h"
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
@@ -96,13 +97,7 @@ static void reader_pause(struct rngd_slot *s, unsigned int ms)
 {
 	struct timespec until;
 
-	(void)clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += ms / 1000u;
-	until.tv_nsec += (long)(ms % 1000u) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	rngd_deadline_after_ms(CLOCK_MONOTONIC, &until, ms);
 	(void)pthread_mutex_lock(&s->lock);
 	while (!s->stop && !s->reopen) {
 		if (pthread_cond_timedwait(&s->cond, &s->lock, &until) == ETIMEDOUT)
@@ -178,6 +173,56 @@ static void reader_note_credit(struct rngd_slot *s, bool *may_credit)
 	if (*may_credit && !now)
 		rngd_log(s->loop->log, LOG_WARNING, s->src.name, "%s", s->src.why);
 	*may_credit = now;
+}
+
+static void *reader_main(void *arg);
+
+/*
+ * The start's open of @s, which rngd went on without (rngd/loop.c): this
+ * thread, the opener that was inside it, now reads the source. It waits
+ * for the loop to start its readers (rngd_readers_start()), then goes on
+ * with the open's result: open, or left to the reader's loop to retry.
+ */
+void *rngd_reader_take_over(struct rngd_slot *s)
+{
+	struct rngd_loop *l = s->loop;
+	enum rngd_start_verdict verdict;
+	const char *what;
+	bool stop;
+	int level;
+
+	(void)pthread_mutex_lock(&s->lock);
+	while (!s->go && !s->stop)
+		(void)pthread_cond_wait(&s->cond, &s->lock);
+	stop = s->stop;
+	verdict = rngd_start_verdict(s, &level, &what);
+	if (!stop && verdict == RNGD_START_OPEN) {
+		s->is_open = true;
+		s->reopens++;
+	}
+	/* What the start would have left out is read no more: it idles as
+	 * an exhausted source would (the main thread owns the settings). */
+	if (!stop && verdict == RNGD_START_LEFT_OUT)
+		s->exhausted = true;
+	(void)pthread_mutex_unlock(&s->lock);
+	if (stop)
+		return NULL;
+	switch (verdict) {
+	case RNGD_START_LEFT_OUT:
+		rngd_log(l->log, level, s->src.name, "%s: %s (the open begun at start)", what, s->src.why);
+		break;
+	case RNGD_START_RETRY:
+		rngd_log(l->log, LOG_WARNING, s->src.name, "the open begun at start failed: %s; retrying",
+			 s->src.why);
+		break;
+	case RNGD_START_OPEN:
+		rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s (the open begun at start)",
+			 s->src.why[0] ? " " : "", s->src.why);
+		rngd_slot_warn_circular(l, s);
+		break;
+	}
+	wake_main(l);
+	return reader_main(s);
 }
 
 static void *reader_main(void *arg)
@@ -411,6 +456,15 @@ int rngd_readers_start(struct rngd_loop *l)
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader: eventfd: %s", strerror(r));
 			return -r;
 		}
+		if (s->start_pending) {
+			/* Its opener reads it (rngd_reader_take_over()): s->thread. */
+			s->started = true;
+			(void)pthread_mutex_lock(&s->lock);
+			s->go = true;
+			(void)pthread_cond_broadcast(&s->cond);
+			(void)pthread_mutex_unlock(&s->lock);
+			continue;
+		}
 		r = rngd_thread_start(&s->thread, reader_main, s);
 		if (r != 0) {
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
@@ -423,16 +477,6 @@ int rngd_readers_start(struct rngd_loop *l)
 
 /* Give reader threads this long to see the stop and end on their own. */
 #define READER_STOP_GRACE_MS 300
-
-/* pthread_timedjoin_np() measures against CLOCK_REALTIME (glibc has no
- * clock attribute for joins): its deadline must come from that clock. */
-static void deadline_after_ms(struct timespec *t, long ms)
-{
-	(void)clock_gettime(CLOCK_REALTIME, t);
-	t->tv_nsec += ms * 1000000L;
-	t->tv_sec += t->tv_nsec / 1000000000L;
-	t->tv_nsec %= 1000000000L;
-}
 
 /* @flag is one of @s's fields that a reader waiting on s->cond looks at
  * (stop, reopen): set under the lock, then woken to see it. */
@@ -456,7 +500,7 @@ void rngd_readers_stop(struct rngd_loop *l)
 	}
 	/* Readers waiting on a source's fd (reader_read()). */
 	rngd_eventfd_poke(l->stop_fd);
-	deadline_after_ms(&deadline, READER_STOP_GRACE_MS);
+	rngd_deadline_after_ms(CLOCK_REALTIME, &deadline, READER_STOP_GRACE_MS);
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 		void *ret = NULL;

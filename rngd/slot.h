@@ -43,6 +43,18 @@ struct rngd_slot {
 					* writer): nothing it may touch is freed
 					* before exit */
 
+	/*
+	 * The start's probe and open, run by an opener thread (rngd/loop.c)
+	 * so that one that hangs (a tcsd that accepts and never answers)
+	 * holds back neither the other sources nor READY=1. The main thread
+	 * waits for start_done up to RNGD_START_OPEN_WAIT_MS, else sets
+	 * start_pending: the opener then stays with this slot as its reader
+	 * (its id in thread). Both flags under lock; the results are the
+	 * opener's until start_done.
+	 */
+	bool start_done, start_pending;
+	int start_probe_r, start_open_r;
+
 	/* Shared with the reader thread, under lock. */
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -54,6 +66,7 @@ struct rngd_slot {
 	struct rngd_block *ring;
 	unsigned int head, count;
 	bool stop, reopen, is_open, exhausted;
+	bool go;                       /* a start_pending slot's opener may read */
 	bool device_events;            /* ENODEV waits for a device event */
 	bool paused;                   /* quarantined: read nothing until the re-test */
 	bool flushed;                  /* the queue was dropped: so is a partial block */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Every rngd thread (source readers, the EGD server, the start-up watch)
- * starts with an explicit, small stack instead of glibc's 8 MB default
+ * Every rngd thread (source readers, the start's opener, the EGD server,
+ * the start-up watch) starts with an explicit, small stack instead of glibc's 8 MB default
  * (the RLIMIT_STACK of the caller). The deepest use measured is well under
  * a tenth of it: bench/rngd-idle reports the resident part of each thread
  * stack (touched pages, i.e. the high-water mark), 12-32 kB with every

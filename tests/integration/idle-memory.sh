@@ -45,7 +45,8 @@ fi
 
 # Measured on Debian 12 (glibc 2.36), x86_64, every default source,
 # ASLR off, 2026-12-04: 1948 kB against the do-nothing program's 1184 kB
-# (764 kB own share); in a fresh Debian 12 chroot (tools/check-fresh,
+# (764 kB own share; 2026-12-06, with the start's opener thread parked:
+# 2008 kB, 824 kB; ended instead of parked, it was 2184 kB); in a fresh Debian 12 chroot (tools/check-fresh,
 # libc freshly written) 2060 kB against 1408 kB (652 kB, before
 # getopt_long went: 56 kB less). Of rngd's share: libc code and data the
 # reference never touches (string, number and formatting functions,

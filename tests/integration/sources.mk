@@ -2,7 +2,7 @@
 # sources through source-dump (no daemon): RDRAND into rngtest, PadLock's
 # honest refusal, sysstat's zero credit and gate behaviour, TPM 1.2 through
 # swtpm + tcsd (with a tcsd restart) and TPM 2.0 through swtpm, all on
-# 127.0.0.1.
+# 127.0.0.1; and one daemon test, a tpm open that hangs at start.
 check_PROGRAMS += tests/integration/source-dump
 tests_integration_source_dump_SOURCES = tests/integration/source-dump.c
 tests_integration_source_dump_LDADD = sources/libsources.a $(SOURCES_LIBS)
@@ -19,6 +19,8 @@ SOURCE_INTEGRATION_TESTS += tests/integration/source-sysstat.sh
 endif
 if HAVE_LIBTSPI
 SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm12.sh
+# A tpm open that hangs at start (a mute tcsd): the start goes on without it.
+SOURCE_INTEGRATION_TESTS += tests/integration/source-open-hang.sh
 endif
 if HAVE_TSS2_ESYS
 SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm2.sh
@@ -33,5 +35,6 @@ EXTRA_DIST += \
 	tests/integration/source-padlock.sh \
 	tests/integration/source-sysstat.sh \
 	tests/integration/source-tpm12.sh \
+	tests/integration/source-open-hang.sh \
 	tests/integration/source-tpm2.sh \
 	tests/integration/source-missing-lib.sh

@@ -94,6 +94,10 @@ TSAN_INTEGRATION_TESTS = \
 	$(DEVWATCH_INTEGRATION_TESTS) $(CREDIT_INTEGRATION_TESTS) tests/integration/credit-accounting.sh \
 	tests/integration/wait-states.sh tests/tsan/tsan-sources.sh \
 	tests/fault/fault-reads.sh tests/fault/fault-signals.sh tests/fault/fault-sink.sh
+# The start's opener, and the reader it becomes when an open hangs.
+if HAVE_LIBTSPI
+TSAN_INTEGRATION_TESTS += tests/integration/source-open-hang.sh
+endif
 
 .PHONY: check-long-tsan
 check-long-tsan: $(TSAN_UNIT_TESTS) $(TSAN_CHECK_UNITS) $(TSAN_BINARIES) rngd/rngd$(EXEEXT) \

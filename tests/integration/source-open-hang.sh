@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# A source whose open hangs at start: a "tcsd" on 127.0.0.1 that accepts
+# and never answers, so libtspi waits for a reply for ever. rngd waits
+# RNGD_START_OPEN_WAIT_MS (5 s) for it, then goes on: the file source
+# opens and feeds the sink, the tpm source's reader takes the open over;
+# when the listener dies the open fails and is retried; SIGTERM ends rngd
+# at once either way. Before, the start waited on the TPM for ever: no
+# other source, no READY=1.
+. "$top_srcdir/tests/integration/daemon-lib.sh"
+skip_unless_guard
+
+LISTENER=
+trap '[ -n "$LISTENER" ] && kill "$LISTENER" 2>/dev/null; cleanup' EXIT
+# start_listener: a mute tcsd on a fresh port in $PORT.
+start_listener() {
+	rm -f "$T/port"
+	python3 -c '
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    held.append(s.accept()[0])
+' > "$T/port" &
+	LISTENER=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	PORT=$(cat "$T/port")
+	[ -n "$PORT" ] || fail "the mute listener did not start"
+}
+"$HELPER" gen random 40 "$T/in" || fail gen
+
+for case in hangs listener-dies; do
+	start_listener
+	: > "$T/sink"
+	start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -O file:entropy_per_bit:1 \
+		-o "$T/sink" --state-dir="$T/state.$case"
+	wait_log "tpm: still opening after 5 s; rngd goes on without it" 20
+	wait_log "file: opened" 5
+	for _ in $(seq 100); do [ -s "$T/sink" ] && break; sleep 0.05; done
+	[ -s "$T/sink" ] || fail "$case: nothing reached the sink while the tpm open hung"
+	if [ "$case" = listener-dies ]; then
+		kill "$LISTENER"; wait "$LISTENER" 2>/dev/null; LISTENER=
+		wait_log "tpm: the open begun at start failed" 15
+	fi
+	t0=$(date +%s%N)
+	stop_rngd TERM
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$RC" = 0 ] || fail "$case: rngd exited $RC on SIGTERM"
+	[ "$ms" -lt 3000 ] || fail "$case: SIGTERM took $ms ms"
+	[ -n "$LISTENER" ] && { kill "$LISTENER" 2>/dev/null; wait "$LISTENER" 2>/dev/null; LISTENER=; }
+done
+# SIGTERM while the start waits for that open: answered at once, naming the phase.
+start_listener
+start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -o "$T/sink" --state-dir="$T/state.term"
+sleep 1
+t0=$(date +%s%N)
+stop_rngd TERM
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$RC" = 0 ] || fail "SIGTERM during the open's wait: exit $RC"
+[ "$ms" -lt 3000 ] || fail "SIGTERM during the open's wait took $ms ms"
+grep -q "SIGTERM received while opening the sources" "$T/log" || fail "SIGTERM during the open's wait: $(tail -3 "$T/log")"
+echo "ok: a tpm open that hangs at start holds back neither the file source nor the sink; its reader takes it over, retries when it fails; SIGTERM ends rngd at once, also while the start waits"
