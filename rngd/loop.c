@@ -210,10 +210,15 @@ static void start_open_run(struct rngd_slot *s)
  */
 static void *opener_main(void *arg)
 {
-	struct rngd_slot *s = arg;
-	struct rngd_loop *l = s->loop;
+	struct rngd_slot *s = arg, *last = NULL;
+	const struct rngd_loop *l = s->loop;
 
-	for (; s < l->slots + l->n_slots; s++) {
+	/* Found first: once the last one is done, the main thread may go on
+	 * and free the loop and the slots, so nothing of them is read then. */
+	for (struct rngd_slot *t = s; t < l->slots + l->n_slots; t++)
+		if (t->settings.enabled)
+			last = t;
+	for (; last; s++) {
 		bool pending;
 
 		if (!s->settings.enabled)
@@ -226,6 +231,8 @@ static void *opener_main(void *arg)
 		(void)pthread_mutex_unlock(&s->lock);
 		if (pending)
 			return rngd_reader_take_over(s);
+		if (s == last)
+			break;
 	}
 	for (;;)
 		(void)pause();   /* every signal is blocked: for good */
@@ -481,10 +488,12 @@ int rngd_loop_run(struct rngd_loop *l)
 	return exit_code;
 }
 
-void rngd_loop_destroy(struct rngd_loop *l)
+bool rngd_loop_destroy(struct rngd_loop *l)
 {
+	bool opener_stuck = false, any_stuck = false;
+
 	if (!l)
-		return;
+		return false;
 	for (size_t i = 0; i < l->n_slots; i++) {
 		struct rngd_slot *s = &l->slots[i];
 
@@ -499,8 +508,11 @@ void rngd_loop_destroy(struct rngd_loop *l)
 			s->abandoned = s->stuck = true;
 		}
 		/* A stuck reader still owns the slot and its source. */
-		if (s->stuck)
+		if (s->stuck) {
+			any_stuck = true;
+			opener_stuck |= s->start_pending;
 			continue;
+		}
 		if (s->is_open && !s->abandoned)
 			s->src.ops->close(&s->src);
 		s->is_open = false;
@@ -516,8 +528,13 @@ void rngd_loop_destroy(struct rngd_loop *l)
 		rng_close_fd(&s->wake_fd);
 	}
 	explicit_bzero(l->pending, sizeof(l->pending));
+	/* An opener still inside the start's open reads the loop again once
+	 * the open returns (rngd_slot_open()): the process is about to exit. */
+	if (opener_stuck)
+		return true;
 	rng_close_fd(&l->signal_fd);
 	rng_close_fd(&l->event_fd);
 	rng_close_fd(&l->stop_fd);
 	free(l);
+	return any_stuck;
 }

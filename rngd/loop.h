@@ -155,10 +155,12 @@ int rngd_loop_run(struct rngd_loop *l);
 /*
  * Close the sources, wipe what is queued, close the fds and free the loop
  * (NULL: nothing). A reader left stuck in a source call keeps its slot and
- * source, not the loop: once its call returns it touches only its slot's
- * lock (rngd/reader.c).
+ * source: once its call returns it touches only its slot's lock
+ * (rngd/reader.c). One still inside the start's open keeps the loop too,
+ * which rngd_slot_open() reads when the open returns: the process is
+ * about to exit. Returns true when such a thread was left.
  */
-void rngd_loop_destroy(struct rngd_loop *l);
+bool rngd_loop_destroy(struct rngd_loop *l);
 
 /* Log every source's counters (SIGUSR1, exit). */
 void rngd_loop_log_stats(struct rngd_loop *l, const char *why);

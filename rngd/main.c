@@ -403,6 +403,7 @@ int main(int argc, char *argv[])
 	static struct rngd d = { .pidfile_fd = -1, .report_fd = -1 };
 	char err[RNGD_ERR_MAX];
 	sigset_t handled;
+	bool threads_left;
 	int code;
 
 	open_closed_std_fds();
@@ -465,7 +466,7 @@ int main(int argc, char *argv[])
 		d.egd_sink.ops->close(&d.egd_sink);
 		egd_reserve_destroy(&d.egd_reserve);
 	}
-	rngd_loop_destroy(d.loop);
+	threads_left = rngd_loop_destroy(d.loop);
 	if (d.sink_open)
 		d.sink.ops->close(&d.sink);
 	if (d.slots)
@@ -477,5 +478,11 @@ int main(int argc, char *argv[])
 	/* A start that failed in the background: its parent exits with the
 	 * same code as rngd -f would, once everything is put back. */
 	rngd_background_report(&d.report_fd, code);
+	/* A reader left inside a source's library call (a hung tcsd): exit()
+	 * would run that library's destructors under it. */
+	if (threads_left) {
+		(void)fflush(NULL);
+		_exit(code);
+	}
 	return code;
 }
