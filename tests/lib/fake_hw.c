@@ -13,6 +13,10 @@
 #include "tests/lib/fake_hw.h"
 #include "tests/lib/source_fixture.h"
 
+#if defined(__aarch64__) || defined(__powerpc64__)
+#include <sys/auxv.h>
+#endif
+
 struct fake_backoff_log fake_backoff;
 struct fake_x86_cpu fake_x86;
 struct fake_auxv fake_auxv;
@@ -72,6 +76,55 @@ int fake_auxv_hwcap2(unsigned long *out)
 {
 	*out = fake_auxv.hwcap2;
 	return fake_auxv.other_arch ? -ENOTSUP : 0;
+}
+
+/* The source the current case set up (fake_hwcap2_setup()). */
+static const struct hwcap2_source *hwcap2_under_test;
+
+int fake_hwcap2_setup(void **state)
+{
+	const struct hwcap2_source *hw = *state;
+	struct rng_source *src = fixture_source_new(hw->ops);
+
+	fake_hw_reset();
+	fake_auxv.hwcap2 = hw->feature;
+	hw->plug_in(src);
+	hwcap2_under_test = hw;
+	*state = src;
+	return 0;
+}
+
+void test_hwcap2_other_arch_refused_untried(void **state)
+{
+	fake_auxv.other_arch = 1;
+	assert_source_refuses_untried(*state, -ENODEV, hwcap2_under_test->other_arch);
+}
+
+void test_hwcap2_feature_missing_refused_untried(void **state)
+{
+	/* Every other feature: the source must test its own bit, not any. */
+	fake_auxv.hwcap2 = ~hwcap2_under_test->feature;
+	assert_source_refuses_untried(*state, -ENODEV, hwcap2_under_test->lacks);
+}
+
+/* The real AT_HWCAP2 where this is a build for @arch, else 0: another
+ * architecture's bits mean something else. The test's own reading of the
+ * CPU, not the source's hook. */
+static unsigned long native_hwcap2(enum hwcap2_arch arch)
+{
+#if defined(__aarch64__)
+	return arch == HWCAP2_ARM64 ? getauxval(AT_HWCAP2) : 0;
+#elif defined(__powerpc64__)
+	return arch == HWCAP2_POWER64 ? getauxval(AT_HWCAP2) : 0;
+#else
+	(void)arch;
+	return 0;
+#endif
+}
+
+bool hwcap2_native_read(const struct hwcap2_source *hw, void *buf, size_t len)
+{
+	return fixture_native_read(hw->ops, (native_hwcap2(hw->arch) & hw->feature) != 0, buf, len);
 }
 
 void assert_source_refuses_untried(struct rng_source *src, int err, const char *reason)

@@ -10,11 +10,14 @@
 #ifndef RNGD_TESTS_LIB_FAKE_HW_H
 #define RNGD_TESTS_LIB_FAKE_HW_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sources/cpuid.h"
 
 struct rng_source;
+struct rng_source_ops;
 
 /*
  * A fake random-number instruction (RDRAND, RDSEED, RNDR, RNDRRS, DARN at
@@ -73,6 +76,45 @@ extern struct fake_auxv fake_auxv;
 
 /* The sources' hwcap2 hook, reading fake_auxv. */
 int fake_auxv_hwcap2(unsigned long *out);
+
+/*
+ * A source that finds its instruction by one bit of the kernel's AT_HWCAP2
+ * word (arm64's RNDR, POWER's DARN): one description, so that each such
+ * source is held to the same rules of detection, on fakes and on the real
+ * CPU.
+ */
+struct hwcap2_source {
+	const struct rng_source_ops *ops;
+	enum hwcap2_arch { HWCAP2_ARM64, HWCAP2_POWER64 } arch; /* where the instruction is */
+	unsigned long feature;          /* the instruction's AT_HWCAP2 bit */
+	const char *other_arch;         /* what src->why says on another architecture */
+	const char *lacks;              /* what it says on a CPU without the bit */
+	/* The test's own fake instructions, reset, into a fresh source. */
+	void (*plug_in)(struct rng_source *src);
+};
+
+/*
+ * cmocka's set-up of a case listed with HWCAP2_FIXTURE_TEST(): from the
+ * struct hwcap2_source in *state, fake_hw_reset() and a fresh source on a
+ * fake CPU of its architecture that has the feature, its fakes plugged in,
+ * in *state. The tear-down is fixture_source_teardown().
+ */
+int fake_hwcap2_setup(void **state);
+
+#define HWCAP2_FIXTURE_TEST(f, hw) \
+	cmocka_unit_test_prestate_setup_teardown(f, fake_hwcap2_setup, fixture_source_teardown, (void *)(hw))
+
+/* Cases for every such source: it refuses untried on another architecture,
+ * and where the bit is missing (on a CPU without the instruction, running
+ * it would trap). */
+void test_hwcap2_other_arch_refused_untried(void **state);
+void test_hwcap2_feature_missing_refused_untried(void **state);
+
+/*
+ * fixture_native_read() of @hw's source on the real CPU, which has it
+ * where this is a build for @hw->arch and AT_HWCAP2 has @hw->feature.
+ */
+bool hwcap2_native_read(const struct hwcap2_source *hw, void *buf, size_t len);
 
 /*
  * probe() and open() refuse with @err and src->why says @reason

@@ -25,17 +25,13 @@
 #include "sources/darn.h"
 #include "sources/source.h"
 
-#if defined(__powerpc64__)
-#include <sys/auxv.h>
-#endif
-
 /* ---- fake CPU ----------------------------------------------------------- */
 
 struct fake_cpu {
 	struct fake_insn raw, conditioned;      /* DARN at L=2 and at L=1 */
 };
 
-static struct fake_cpu cpu; /* test fixture, reset by setup() */
+static struct fake_cpu cpu; /* test fixture, reset by plug_in_fake_darn() */
 
 static uint64_t fake_darn(unsigned int level)
 {
@@ -49,32 +45,19 @@ static uint64_t fake_darn(unsigned int level)
 
 static const struct darn_hw fake_hw = { .hwcap2 = fake_auxv_hwcap2, .darn = fake_darn, .backoff = fake_backoff_sleep };
 
-static int setup(void **state)
+static void plug_in_fake_darn(struct rng_source *src)
 {
-	struct rng_source *src = fixture_source_new(&rng_source_darn_ops);
-
-	fake_hw_reset();
 	memset(&cpu, 0, sizeof(cpu));
-	fake_auxv.hwcap2 = DARN_HWCAP2_DARN;
 	darn_source_use_hw(src, &fake_hw);
-	*state = src;
-	return 0;
 }
+
+/* Without the bit, a POWER8: DARN would be an illegal instruction. */
+static const struct hwcap2_source darn_cpu = {
+	.ops = &rng_source_darn_ops, .arch = HWCAP2_POWER64, .feature = DARN_HWCAP2_DARN,
+	.other_arch = "not a 64-bit POWER CPU", .lacks = "lacks DARN", .plug_in = plug_in_fake_darn,
+};
 
 /* ---- tests -------------------------------------------------------------- */
-
-static void test_not_power(void **state)
-{
-	fake_auxv.other_arch = 1;
-	assert_source_refuses_untried(*state, -ENODEV, "not a 64-bit POWER CPU");
-}
-
-/* A POWER8: DARN would be an illegal instruction, so it must never run. */
-static void test_power8_without_darn_refused_untried(void **state)
-{
-	fake_auxv.hwcap2 = ~DARN_HWCAP2_DARN;
-	assert_source_refuses_untried(*state, -ENODEV, "lacks DARN");
-}
 
 static void test_raw_preferred(void **state)
 {
@@ -179,31 +162,26 @@ static void test_stuck_generator(void **state)
 static void test_real_cpu_usable_iff_hwcap_and_words_vary(void **state)
 {
 	uint64_t words[32];
-	unsigned long darn = 0;
 
 	(void)state;
-#if defined(__powerpc64__)
-	darn = getauxval(AT_HWCAP2) & DARN_HWCAP2_DARN;
-#endif
-	if (!fixture_native_read(&rng_source_darn_ops, darn != 0, words, sizeof(words)))
+	if (!hwcap2_native_read(&darn_cpu, words, sizeof(words)))
 		return;
 	for (int i = 1; i < 32; i++)
 		assert_true(words[i] != DARN_ERROR && words[i] != words[i - 1]);
 }
 
-#define RNGD_TEST_SETUP setup
-#define RNGD_TEST_TEARDOWN fixture_source_teardown
+#define DARN_TEST(f) HWCAP2_FIXTURE_TEST(f, &darn_cpu)
 
 RNGD_TEST_MAIN(
-	RNGD_FIXTURE_TEST(test_not_power),
-	RNGD_FIXTURE_TEST(test_power8_without_darn_refused_untried),
-	RNGD_FIXTURE_TEST(test_raw_preferred),
-	RNGD_FIXTURE_TEST(test_falls_back_to_conditioned),
-	RNGD_FIXTURE_TEST(test_raw_demanded),
-	RNGD_FIXTURE_TEST(test_conditioned_on_request),
-	RNGD_FIXTURE_TEST(test_transient_error_value),
-	RNGD_FIXTURE_TEST(test_persistent_error_value),
-	RNGD_FIXTURE_TEST(test_partial_then_error),
-	RNGD_FIXTURE_TEST(test_stuck_generator),
+	DARN_TEST(test_hwcap2_other_arch_refused_untried),
+	DARN_TEST(test_hwcap2_feature_missing_refused_untried),
+	DARN_TEST(test_raw_preferred),
+	DARN_TEST(test_falls_back_to_conditioned),
+	DARN_TEST(test_raw_demanded),
+	DARN_TEST(test_conditioned_on_request),
+	DARN_TEST(test_transient_error_value),
+	DARN_TEST(test_persistent_error_value),
+	DARN_TEST(test_partial_then_error),
+	DARN_TEST(test_stuck_generator),
 	cmocka_unit_test(test_real_cpu_usable_iff_hwcap_and_words_vary)
 )

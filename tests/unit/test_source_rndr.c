@@ -26,17 +26,13 @@
 #include "sources/rndr.h"
 #include "sources/source.h"
 
-#if defined(__aarch64__)
-#include <sys/auxv.h>
-#endif
-
 /* ---- fake CPU ----------------------------------------------------------- */
 
 struct fake_cpu {
 	struct fake_insn rndrrs, rndr;
 };
 
-static struct fake_cpu cpu; /* test fixture, reset by setup() */
+static struct fake_cpu cpu; /* test fixture, reset by plug_in_fake_rndr() */
 
 /* A failure is NZCV = 0b0100 with 0 in the register, as fake_insn_run() leaves it. */
 static int fake_rndrrs(uint64_t *out)
@@ -53,31 +49,18 @@ static const struct rndr_hw fake_hw = {
 	.hwcap2 = fake_auxv_hwcap2, .rndrrs = fake_rndrrs, .rndr = fake_rndr, .backoff = fake_backoff_sleep,
 };
 
-static int setup(void **state)
+static void plug_in_fake_rndr(struct rng_source *src)
 {
-	struct rng_source *src = fixture_source_new(&rng_source_rndr_ops);
-
-	fake_hw_reset();
 	memset(&cpu, 0, sizeof(cpu));
-	fake_auxv.hwcap2 = RNDR_HWCAP2_RNG;
 	rndr_source_use_hw(src, &fake_hw);
-	*state = src;
-	return 0;
 }
+
+static const struct hwcap2_source rndr_cpu = {
+	.ops = &rng_source_rndr_ops, .arch = HWCAP2_ARM64, .feature = RNDR_HWCAP2_RNG,
+	.other_arch = "not an arm64 CPU", .lacks = "lacks FEAT_RNG", .plug_in = plug_in_fake_rndr,
+};
 
 /* ---- tests -------------------------------------------------------------- */
-
-static void test_not_arm64(void **state)
-{
-	fake_auxv.other_arch = 1;
-	assert_source_refuses_untried(*state, -ENODEV, "not an arm64 CPU");
-}
-
-static void test_no_feat_rng(void **state)
-{
-	fake_auxv.hwcap2 = ~RNDR_HWCAP2_RNG; /* every other feature, not this one */
-	assert_source_refuses_untried(*state, -ENODEV, "lacks FEAT_RNG");
-}
 
 static void test_prefers_rndrrs(void **state)
 {
@@ -191,34 +174,29 @@ static void test_stuck_generator(void **state)
 static void test_real_cpu_usable_iff_feat_rng_and_bytes_nonzero(void **state)
 {
 	unsigned char buf[256];
-	unsigned long rng = 0;
 	int nonzero = 0;
 
 	(void)state;
-#if defined(__aarch64__)
-	rng = getauxval(AT_HWCAP2) & RNDR_HWCAP2_RNG;
-#endif
-	if (!fixture_native_read(&rng_source_rndr_ops, rng != 0, buf, sizeof(buf)))
+	if (!hwcap2_native_read(&rndr_cpu, buf, sizeof(buf)))
 		return;
 	for (size_t i = 0; i < sizeof(buf); i++)
 		nonzero += buf[i] != 0;
 	assert_true(nonzero > 200);
 }
 
-#define RNGD_TEST_SETUP setup
-#define RNGD_TEST_TEARDOWN fixture_source_teardown
+#define RNDR_TEST(f) HWCAP2_FIXTURE_TEST(f, &rndr_cpu)
 
 RNGD_TEST_MAIN(
-	RNGD_FIXTURE_TEST(test_not_arm64),
-	RNGD_FIXTURE_TEST(test_no_feat_rng),
-	RNGD_FIXTURE_TEST(test_prefers_rndrrs),
-	RNGD_FIXTURE_TEST(test_rndr_on_request),
-	RNGD_FIXTURE_TEST(test_user_credit_kept),
-	RNGD_FIXTURE_TEST(test_bad_option),
-	RNGD_FIXTURE_TEST(test_transient_nzcv),
-	RNGD_FIXTURE_TEST(test_persistent_nzcv),
-	RNGD_FIXTURE_TEST(test_partial_then_failure),
-	RNGD_FIXTURE_TEST(test_selftest_fails),
-	RNGD_FIXTURE_TEST(test_stuck_generator),
+	RNDR_TEST(test_hwcap2_other_arch_refused_untried),
+	RNDR_TEST(test_hwcap2_feature_missing_refused_untried),
+	RNDR_TEST(test_prefers_rndrrs),
+	RNDR_TEST(test_rndr_on_request),
+	RNDR_TEST(test_user_credit_kept),
+	RNDR_TEST(test_bad_option),
+	RNDR_TEST(test_transient_nzcv),
+	RNDR_TEST(test_persistent_nzcv),
+	RNDR_TEST(test_partial_then_failure),
+	RNDR_TEST(test_selftest_fails),
+	RNDR_TEST(test_stuck_generator),
 	cmocka_unit_test(test_real_cpu_usable_iff_feat_rng_and_bytes_nonzero)
 )
