@@ -55,27 +55,46 @@ static void test_init_rejects_out_of_bounds_size_and_destroy_is_idempotent(void 
 	egd_reserve_destroy(&r);   /* twice is harmless */
 }
 
+/* A reserve of 1000 bytes for each case that wants one, destroyed after
+ * it even when an assertion ends the case half-way. */
+static int setup_reserve(void **state)
+{
+	struct egd_reserve *r = malloc(sizeof(*r));
+
+	if (r == NULL || egd_reserve_init(r, 1000) != 0) {
+		free(r);
+		return -1;
+	}
+	*state = r;
+	return 0;
+}
+
+static int teardown_reserve(void **state)
+{
+	egd_reserve_destroy(*state);
+	free(*state);
+	return 0;
+}
+
 static void test_fifo_wrap_and_wipe(void **state)
 {
-	struct egd_reserve r;
+	struct egd_reserve *r = *state;
 	uint8_t in[3000], out[3000];
 	size_t got = 0;
 
-	(void)state;
-	assert_int_equal(egd_reserve_init(&r, 1000), 0);
 	fill_pattern(in, sizeof(in), 7);
 	/* Bounded: only the free space is accepted. */
-	assert_int_equal(egd_reserve_put(&r, in, 1200), 1000);
-	assert_int_equal(egd_reserve_snapshot(&r).held, 1000);
-	assert_int_equal(egd_reserve_put(&r, in, 10), 0);
+	assert_int_equal(egd_reserve_put(r, in, 1200), 1000);
+	assert_int_equal(egd_reserve_snapshot(r).held, 1000);
+	assert_int_equal(egd_reserve_put(r, in, 10), 0);
 	/* Take 700, put 600 more (wrapping), take everything: FIFO order. */
-	assert_int_equal(egd_reserve_take(&r, out, 700), 700);
+	assert_int_equal(egd_reserve_take(r, out, 700), 700);
 	got = 700;
 	for (size_t i = 0; i < 700; i++)
-		assert_int_equal(r.buf[i], 0);   /* wiped where it lay */
-	assert_int_equal(egd_reserve_put(&r, in + 1000, 600), 600);
-	while (egd_reserve_snapshot(&r).held) {
-		size_t n = egd_reserve_take(&r, out + got, 333);
+		assert_int_equal(r->buf[i], 0);   /* wiped where it lay */
+	assert_int_equal(egd_reserve_put(r, in + 1000, 600), 600);
+	while (egd_reserve_snapshot(r).held) {
+		size_t n = egd_reserve_take(r, out + got, 333);
 
 		assert_true(n > 0);
 		got += n;
@@ -83,69 +102,62 @@ static void test_fifo_wrap_and_wipe(void **state)
 	assert_int_equal(got, 1600);
 	assert_memory_equal(out, in, 1600);
 	/* Nothing left anywhere in the ring. */
-	for (size_t i = 0; i < r.capacity; i++)
-		assert_int_equal(r.buf[i], 0);
-	assert_int_equal(egd_reserve_take(&r, out, 10), 0);
-	assert_snapshot(&r, &(struct egd_reserve_snapshot){
+	for (size_t i = 0; i < r->capacity; i++)
+		assert_int_equal(r->buf[i], 0);
+	assert_int_equal(egd_reserve_take(r, out, 10), 0);
+	assert_snapshot(r, &(struct egd_reserve_snapshot){
 		.held = 0, .want = 1000, .bytes_in = 1600, .bytes_out = 1600 });
-	egd_reserve_destroy(&r);
 }
 
 /* Every field of one snapshot, at values that all differ, so a field
  * copied from the wrong place or a want computed wrong shows. */
 static void test_snapshot_fields(void **state)
 {
-	struct egd_reserve r;
+	struct egd_reserve *r = *state;
 	uint8_t buf[800];
 
-	(void)state;
 	fill_pattern(buf, sizeof(buf), 3);
-	assert_int_equal(egd_reserve_init(&r, 1000), 0);
-	assert_int_equal(egd_reserve_put(&r, buf, 800), 800);
-	assert_int_equal(egd_reserve_take(&r, buf, 450), 450);
-	assert_snapshot(&r, &(struct egd_reserve_snapshot){
+	assert_int_equal(egd_reserve_put(r, buf, 800), 800);
+	assert_int_equal(egd_reserve_take(r, buf, 450), 450);
+	assert_snapshot(r, &(struct egd_reserve_snapshot){
 		.held = 350, .want = 650, .bytes_in = 800, .bytes_out = 450 });
 	/* Above the low-water mark it wants nothing, whatever is free. */
-	assert_int_equal(egd_reserve_put(&r, buf, 200), 200);
-	assert_snapshot(&r, &(struct egd_reserve_snapshot){
+	assert_int_equal(egd_reserve_put(r, buf, 200), 200);
+	assert_snapshot(r, &(struct egd_reserve_snapshot){
 		.held = 550, .want = 0, .bytes_in = 1000, .bytes_out = 450 });
-	egd_reserve_destroy(&r);
 }
 
 static void test_want_and_wakeups(void **state)
 {
-	struct egd_reserve r;
+	struct egd_reserve *r = *state;
 	uint8_t buf[1024];
 	int data = eventfd(0, EFD_NONBLOCK), want = eventfd(0, EFD_NONBLOCK);
 
-	(void)state;
 	assert_true(data >= 0 && want >= 0);
 	fill_pattern(buf, sizeof(buf), 1);
-	assert_int_equal(egd_reserve_init(&r, 1000), 0);
-	egd_reserve_set_data_wake(&r, data);
-	egd_reserve_set_want_wake(&r, want);
-	assert_int_equal(egd_reserve_snapshot(&r).want, 1000);
-	assert_int_equal(egd_reserve_put(&r, buf, 400), 400);
+	egd_reserve_set_data_wake(r, data);
+	egd_reserve_set_want_wake(r, want);
+	assert_int_equal(egd_reserve_snapshot(r).want, 1000);
+	assert_int_equal(egd_reserve_put(r, buf, 400), 400);
 	assert_true(rngd_eventfd_take(data) > 0);
 	/* At or under the low-water mark (half): it asks for all the free space. */
-	assert_int_equal(egd_reserve_snapshot(&r).want, 600);
-	assert_int_equal(egd_reserve_put(&r, buf, 600), 600);
-	assert_int_equal(egd_reserve_snapshot(&r).want, 0);
+	assert_int_equal(egd_reserve_snapshot(r).want, 600);
+	assert_int_equal(egd_reserve_put(r, buf, 600), 600);
+	assert_int_equal(egd_reserve_snapshot(r).want, 0);
 	/* Above the mark: takes do not ask for more, and do not wake the loop. */
-	assert_int_equal(egd_reserve_take(&r, buf, 400), 400);
-	assert_int_equal(egd_reserve_snapshot(&r).want, 0);
+	assert_int_equal(egd_reserve_take(r, buf, 400), 400);
+	assert_int_equal(egd_reserve_snapshot(r).want, 0);
 	assert_int_equal(rngd_eventfd_take(want), 0);
 	/* Crossing the mark wakes the loop once. */
-	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
-	assert_int_equal(egd_reserve_snapshot(&r).want, 500);
+	assert_int_equal(egd_reserve_take(r, buf, 100), 100);
+	assert_int_equal(egd_reserve_snapshot(r).want, 500);
 	assert_true(rngd_eventfd_take(want) > 0);
-	assert_int_equal(egd_reserve_take(&r, buf, 100), 100);
+	assert_int_equal(egd_reserve_take(r, buf, 100), 100);
 	assert_int_equal(rngd_eventfd_take(want), 0);
 	/* An empty put wakes nobody. */
 	(void)rngd_eventfd_take(data);
-	assert_int_equal(egd_reserve_put(&r, buf, 0), 0);
+	assert_int_equal(egd_reserve_put(r, buf, 0), 0);
 	assert_int_equal(rngd_eventfd_take(data), 0);
-	egd_reserve_destroy(&r);
 	close(data);
 	close(want);
 }
@@ -211,10 +223,13 @@ static void test_race_each_byte_once(void **state)
 	free(x.out);
 }
 
+#define RNGD_TEST_SETUP setup_reserve
+#define RNGD_TEST_TEARDOWN teardown_reserve
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_init_rejects_out_of_bounds_size_and_destroy_is_idempotent),
-	cmocka_unit_test(test_fifo_wrap_and_wipe),
-	cmocka_unit_test(test_snapshot_fields),
-	cmocka_unit_test(test_want_and_wakeups),
+	RNGD_FIXTURE_TEST(test_fifo_wrap_and_wipe),
+	RNGD_FIXTURE_TEST(test_snapshot_fields),
+	RNGD_FIXTURE_TEST(test_want_and_wakeups),
 	cmocka_unit_test(test_race_each_byte_once)
 )
