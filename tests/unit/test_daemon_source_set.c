@@ -113,6 +113,18 @@ static void test_file_instances(void **state)
 
 static void test_exclude_include_order(void **state)
 {
+	/* Whether the slot @name is enabled after the command line @words
+	 * (up to the first NULL), and the rule that says so. */
+	static const struct {
+		const char *words[4];
+		const char *name;
+		bool enabled;
+		const char *rule;
+	} cases[] = {
+		{ { "-n", "hwrng", "-x", "hwrng" }, "hwrng", false, "the later of -n and -x wins" },
+		{ { "-x", "all", "-r", "/a" }, "file", true, "-r after -x all still enables its file instance" },
+		{ { "-x", "all", "-r", "/a" }, "hwrng", false, "-r after -x all enables nothing else" },
+	};
 	struct set s;
 
 	(void)state;
@@ -125,15 +137,14 @@ static void test_exclude_include_order(void **state)
 	assert_true(settings_of(&s, "hwrng")->explicit);
 	rngd_slots_free(s.slots, s.n);
 
-	assert_int_equal(build(&s, "-n", "hwrng", "-x", "hwrng", NULL), 0);
-	assert_false(settings_of(&s, "hwrng")->enabled);
-	rngd_slots_free(s.slots, s.n);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *w = cases[i].words;
 
-	/* -r after -x all still enables its file instance. */
-	assert_int_equal(build(&s, "-x", "all", "-r", "/a", NULL), 0);
-	assert_true(settings_of(&s, "file")->enabled);
-	assert_false(settings_of(&s, "hwrng")->enabled);
-	rngd_slots_free(s.slots, s.n);
+		assert_int_equal(build(&s, w[0], w[1], w[2], w[3], NULL), 0);
+		if (settings_of(&s, cases[i].name)->enabled != cases[i].enabled)
+			fail_msg("%s: %s is %s", cases[i].rule, cases[i].name, cases[i].enabled ? "disabled" : "enabled");
+		rngd_slots_free(s.slots, s.n);
+	}
 }
 
 static void test_source_options_reach_their_named_instance(void **state)
