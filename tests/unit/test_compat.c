@@ -27,6 +27,12 @@ struct run {
 	char err[RNGD_ERR_MAX];
 };
 
+static int load_argv(struct run *run, int argc, char *argv[])
+{
+	run->err[0] = '\0';
+	return rngd_compat_load(&run->o, argc, argv, run->err);
+}
+
 /* Load argv (NULL-terminated varargs after the program name). */
 static int load(struct run *run, const char *prog, ...)
 {
@@ -37,8 +43,7 @@ static int load(struct run *run, const char *prog, ...)
 	va_start(ap, prog);
 	argc = test_argv_from(argv, prog, ap);
 	va_end(ap);
-	run->err[0] = '\0';
-	return rngd_compat_load(&run->o, argc, argv, run->err);
+	return load_argv(run, argc, argv);
 }
 
 static bool has_arg(const struct rngd_options *o, enum rngd_source_arg_kind kind, const char *text)
@@ -55,6 +60,51 @@ static bool has_note(const struct rngd_options *o, int level, const char *part)
 		if (o->notes[i].level == level && strstr(o->notes[i].text, part))
 			return true;
 	return false;
+}
+
+/* A source argument (by its kind and whole text) or a note (by its level
+ * and a part of its text) that a command line must leave, or must not. */
+struct want {
+	enum { ARG, NOTE } in;
+	int kind_or_level;
+	bool present;
+	const char *text;
+};
+
+/* A command line that loads, and what it must leave: rows of a table,
+ * @why naming the rule in a failure. */
+struct reading {
+	const char *why;
+	const char *argv[12];           /* up to the first NULL */
+	struct want wants[6];           /* up to the first without text */
+};
+
+static void expect_readings(const struct reading *cases, size_t n)
+{
+	for (const struct reading *c = cases; c < cases + n; c++) {
+		char *argv[sizeof(c->argv) / sizeof(c->argv[0]) + 1];
+		struct run r;
+		int argc = 0, ret;
+
+		while (argc < (int)(sizeof(c->argv) / sizeof(c->argv[0])) && c->argv[argc]) {
+			argv[argc] = (char *)c->argv[argc];
+			argc++;
+		}
+		argv[argc] = NULL;
+		ret = load_argv(&r, argc, argv);
+		if (ret != 0)
+			fail_msg("%s: load returned %d (%s)", c->why, ret, r.err);
+		for (size_t i = 0; i < sizeof(c->wants) / sizeof(c->wants[0]) && c->wants[i].text; i++) {
+			const struct want *w = &c->wants[i];
+			bool got = w->in == ARG ? has_arg(&r.o, w->kind_or_level, w->text)
+						: has_note(&r.o, w->kind_or_level, w->text);
+
+			if (got != w->present)
+				fail_msg("%s: %s '%s' %s", c->why, w->in == ARG ? "source argument" : "note", w->text,
+					 w->present ? "missing" : "there, but must not be");
+		}
+		rngd_options_free(&r.o);
+	}
 }
 
 static void rhel_args(void **state)
@@ -84,6 +134,30 @@ static void rhel_args(void **state)
 	rngd_options_free(&r.o);
 }
 
+/* What -r makes of paths that are, or are not yet, devices. */
+static const struct reading devices[] = {
+	{ "HRNGDEVICE=/dev/urandom, Debian's old advice: no promise of the hwrng credit the kernel sink will not give",
+	  { "rngd", "-c", "/dev/null", "-r", "/dev/urandom" },
+	  { { NOTE, LOG_INFO, true, "-r /dev/urandom: the kernel's random device, read by the hwrng source; "
+				    "credited nothing while the sink is this kernel" },
+	    { NOTE, LOG_INFO, false, "credited as hwrng" } } },
+	/* The same sources at a start or reload before and after it appears. */
+	{ "a node under /dev not there yet is a device to come; a missing path elsewhere is a file source",
+	  { "rngd", "-c", "/dev/null", "-r", "/dev/rngd-test-not-there", "-r", "/nonexistent/rngd-fifo" },
+	  { { ARG, RNGD_SRC_OPTION, true, "hwrng:device:/dev/rngd-test-not-there" },
+	    { ARG, RNGD_SRC_INCLUDE, true, "hwrng" },
+	    { ARG, RNGD_SRC_FILE, true, "/nonexistent/rngd-fifo" },
+	    { ARG, RNGD_SRC_FILE, false, "/dev/rngd-test-not-there" },
+	    { NOTE, LOG_INFO, true, "-r /dev/rngd-test-not-there: not there yet, taken for a device" } } },
+	{ "a file key meant for a -r device: no file source runs, so said",
+	  { "rngd", "-c", "/dev/null", "-r", "/dev/zero", "-O", "file:entropy_per_bit:1" },
+	  { { NOTE, LOG_WARNING, true, "-O file:entropy_per_bit:1: no file source runs: -r /dev/zero is a "
+				       "character device, read by the hwrng source (its keys: -O hwrng:...)" } } },
+	{ "a file key with a file source of its own: nothing to say",
+	  { "rngd", "-c", "/dev/null", "-r", "/dev/zero", "-r", "/nonexistent/f", "-O", "file:entropy_per_bit:1" },
+	  { { NOTE, LOG_WARNING, false, "no file source runs" } } },
+};
+
 static void indexes_keys_and_devices(void **state)
 {
 	struct run r;
@@ -111,34 +185,8 @@ static void indexes_keys_and_devices(void **state)
 	assert_int_equal(r.o.n_source_args, 4);
 	assert_string_equal(r.o.source_args[2].text, "hwrng:device:/dev/zero");
 	rngd_options_free(&r.o);
-	/* Debian's old advice, HRNGDEVICE=/dev/urandom: the note does not
-	 * promise the hwrng credit that the kernel sink will not give. */
-	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/urandom", NULL), 0);
-	assert_true(has_note(&r.o, LOG_INFO, "-r /dev/urandom: the kernel's random device, read by the hwrng source; "
-			     "credited nothing while the sink is this kernel"));
-	assert_false(has_note(&r.o, LOG_INFO, "credited as hwrng"));
 	rngd_options_free(&r.o);
-	/* A node under /dev not there yet is a device to come (the same
-	 * sources at a start or reload before and after it appears); a
-	 * missing path elsewhere is a file source. */
-	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/rngd-test-not-there", "-r",
-			      "/nonexistent/rngd-fifo", NULL), 0);
-	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/rngd-test-not-there"));
-	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "hwrng"));
-	assert_true(has_arg(&r.o, RNGD_SRC_FILE, "/nonexistent/rngd-fifo"));
-	assert_false(has_arg(&r.o, RNGD_SRC_FILE, "/dev/rngd-test-not-there"));
-	assert_true(has_note(&r.o, LOG_INFO, "-r /dev/rngd-test-not-there: not there yet, taken for a device"));
-	rngd_options_free(&r.o);
-	/* A file key meant for a -r device: no file source runs, so said. */
-	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/zero", "-O", "file:entropy_per_bit:1", NULL), 0);
-	assert_true(has_note(&r.o, LOG_WARNING, "-O file:entropy_per_bit:1: no file source runs: -r /dev/zero is a "
-						"character device, read by the hwrng source (its keys: -O hwrng:...)"));
-	rngd_options_free(&r.o);
-	/* With a file source of its own, nothing to say. */
-	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-r", "/dev/zero", "-r", "/nonexistent/f", "-O",
-			      "file:entropy_per_bit:1", NULL), 0);
-	assert_false(has_note(&r.o, LOG_WARNING, "no file source runs"));
-	rngd_options_free(&r.o);
+	expect_readings(devices, sizeof(devices) / sizeof(devices[0]));
 }
 
 /*
@@ -163,6 +211,22 @@ static void index_edges(void **state)
 	}
 }
 
+/* The padlock source, the device unread; nor /dev/hwrng, which via-rng
+ * serves from the same RNG. */
+static const struct reading viapadlock[] = {
+	{ "-R viapadlock with a -r device",
+	  { "rngd", "--compat=debian", "--config=/dev/null", "-R", "viapadlock", "-r", "/dev/null" },
+	  { { ARG, RNGD_SRC_INCLUDE, true, "padlock" },
+	    { ARG, RNGD_SRC_OPTION, false, "hwrng:device:/dev/null" },
+	    { ARG, RNGD_SRC_EXCLUDE, true, "hwrng" },
+	    { NOTE, LOG_INFO, true, "reads the PadLock, no device: -r /dev/null is not read" } } },
+	{ "--hrng=viapadlock without a device",
+	  { "rngd", "--compat=debian", "--config=/dev/null", "--hrng=viapadlock" },
+	  { { ARG, RNGD_SRC_INCLUDE, true, "padlock" },
+	    { ARG, RNGD_SRC_EXCLUDE, true, "hwrng" },
+	    { NOTE, LOG_INFO, true, "reads the PadLock, no device: /dev/hwrng is not read" } } },
+};
+
 static void debian_personality(void **state)
 {
 	struct run r;
@@ -179,20 +243,7 @@ static void debian_personality(void **state)
 	assert_true(has_note(&r.o, LOG_NOTICE, "-H 1.0 (rng-tools-debian): the hwrng source's credit"));
 	rngd_options_free(&r.o);
 
-	/* viapadlock: the padlock source, the device unread. */
-	assert_int_equal(load(&r, "rngd", "--compat=debian", "--config=/dev/null", "-R", "viapadlock", "-r",
-			      "/dev/null", NULL), 0);
-	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "padlock"));
-	assert_false(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
-	/* Nor /dev/hwrng, which via-rng serves from the same RNG. */
-	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "hwrng"));
-	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock, no device: -r /dev/null is not read"));
-	rngd_options_free(&r.o);
-	assert_int_equal(load(&r, "rngd", "--compat=debian", "--config=/dev/null", "--hrng=viapadlock", NULL), 0);
-	assert_true(has_arg(&r.o, RNGD_SRC_INCLUDE, "padlock"));
-	assert_true(has_arg(&r.o, RNGD_SRC_EXCLUDE, "hwrng"));
-	assert_true(has_note(&r.o, LOG_INFO, "reads the PadLock, no device: /dev/hwrng is not read"));
-	rngd_options_free(&r.o);
+	expect_readings(viapadlock, sizeof(viapadlock) / sizeof(viapadlock[0]));
 
 	/* rng-tools 6 letters that mean something else or nothing there. */
 	assert_int_equal(load(&r, "rngd", "--compat=debian", "-x", "hwrng", NULL), -EINVAL);

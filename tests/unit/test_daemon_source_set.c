@@ -142,7 +142,8 @@ static void test_exclude_include_order(void **state)
 
 		assert_int_equal(build(&s, w[0], w[1], w[2], w[3], NULL), 0);
 		if (settings_of(&s, cases[i].name)->enabled != cases[i].enabled)
-			fail_msg("%s: %s is %s", cases[i].rule, cases[i].name, cases[i].enabled ? "disabled" : "enabled");
+			fail_msg("%s: %s is %s", cases[i].rule, cases[i].name,
+				 cases[i].enabled ? "disabled" : "enabled");
 		rngd_slots_free(s.slots, s.n);
 	}
 }
