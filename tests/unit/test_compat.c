@@ -71,27 +71,37 @@ struct want {
 	const char *text;
 };
 
+/* The words a table row gives a command line. */
+#define ROW_WORDS_MAX 12
+
 /* A command line that loads, and what it must leave: rows of a table,
  * @why naming the rule in a failure. */
 struct reading {
 	const char *why;
-	const char *argv[12];           /* up to the first NULL */
+	const char *argv[ROW_WORDS_MAX];        /* up to the first NULL */
 	struct want wants[6];           /* up to the first without text */
 };
+
+/* Load the words of @words up to its first NULL. */
+static int load_row(struct run *run, const char *const words[ROW_WORDS_MAX])
+{
+	char *argv[ROW_WORDS_MAX + 1];
+	int argc = 0;
+
+	while (argc < ROW_WORDS_MAX && words[argc]) {
+		argv[argc] = (char *)words[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	return load_argv(run, argc, argv);
+}
 
 static void expect_readings(const struct reading *cases, size_t n)
 {
 	for (const struct reading *c = cases; c < cases + n; c++) {
-		char *argv[sizeof(c->argv) / sizeof(c->argv[0]) + 1];
 		struct run r;
-		int argc = 0, ret;
+		int ret = load_row(&r, c->argv);
 
-		while (argc < (int)(sizeof(c->argv) / sizeof(c->argv[0])) && c->argv[argc]) {
-			argv[argc] = (char *)c->argv[argc];
-			argc++;
-		}
-		argv[argc] = NULL;
-		ret = load_argv(&r, argc, argv);
 		if (ret != 0)
 			fail_msg("%s: load returned %d (%s)", c->why, ret, r.err);
 		for (size_t i = 0; i < sizeof(c->wants) / sizeof(c->wants[0]) && c->wants[i].text; i++) {
@@ -103,6 +113,31 @@ static void expect_readings(const struct reading *cases, size_t n)
 				fail_msg("%s: %s '%s' %s", c->why, w->in == ARG ? "source argument" : "note", w->text,
 					 w->present ? "missing" : "there, but must not be");
 		}
+		rngd_options_free(&r.o);
+	}
+}
+
+/* A command line that must not load: it returns @ret and, where @err is
+ * set, says that whole message. */
+struct refusal {
+	const char *argv[ROW_WORDS_MAX];        /* up to the first NULL */
+	int ret;
+	const char *err;
+};
+
+static void expect_refusals(const struct refusal *cases, size_t n)
+{
+	for (const struct refusal *c = cases; c < cases + n; c++) {
+		struct run r;
+		int ret = load_row(&r, c->argv);
+		char line[256] = "";
+
+		for (size_t i = 0; i < ROW_WORDS_MAX && c->argv[i]; i++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? " " : "", c->argv[i]);
+		if (ret != c->ret)
+			fail_msg("%s: returned %d (%s), want %d", line, ret, r.err, c->ret);
+		if (c->err && strcmp(r.err, c->err) != 0)
+			fail_msg("%s: got '%s', want '%s'", line, r.err, c->err);
 		rngd_options_free(&r.o);
 	}
 }
@@ -227,6 +262,20 @@ static const struct reading viapadlock[] = {
 	    { NOTE, LOG_INFO, true, "reads the PadLock, no device: /dev/hwrng is not read" } } },
 };
 
+static const struct refusal debian_refused[] = {
+	/* rng-tools 6 letters that mean something else or nothing there. */
+	{ { "rngd", "--compat=debian", "-x", "hwrng" }, -EINVAL, "unknown option '-x' (rng-tools-debian)" },
+	{ { "rngd", "--compat=debian", "-R", "bogus" }, -EINVAL, NULL },
+	{ { "rngd", "--compat=nope" }, -EINVAL, NULL },
+	/* Shortened as every long option may be: read, not passed over. */
+	{ { "rngd", "--comp=debian", "-x", "hwrng" }, -EINVAL, "unknown option '-x' (rng-tools-debian)" },
+	{ { "rngd", "--comp", "nope" }, -EINVAL, "--compat needs rng-tools, debian or rng-tools5, not 'nope'" },
+	{ { "rngd", "--defaults=/nonexistent/rng-tools-debian" }, -ENOENT,
+	  "--defaults-file /nonexistent/rng-tools-debian: No such file or directory" },
+	/* Without the personality, -H is nobody's rng-tools 6 option. */
+	{ { "rngd", "-c", "/dev/null", "-H", "1.0" }, -EINVAL, NULL },
+};
+
 static void debian_personality(void **state)
 {
 	struct run r;
@@ -245,52 +294,28 @@ static void debian_personality(void **state)
 
 	expect_readings(viapadlock, sizeof(viapadlock) / sizeof(viapadlock[0]));
 
-	/* rng-tools 6 letters that mean something else or nothing there. */
-	assert_int_equal(load(&r, "rngd", "--compat=debian", "-x", "hwrng", NULL), -EINVAL);
-	assert_string_equal(r.err, "unknown option '-x' (rng-tools-debian)");
-	rngd_options_free(&r.o);
-	assert_int_equal(load(&r, "rngd", "--compat=debian", "-R", "bogus", NULL), -EINVAL);
-	rngd_options_free(&r.o);
-	assert_int_equal(load(&r, "rngd", "--compat=nope", NULL), -EINVAL);
-	rngd_options_free(&r.o);
-	/* Shortened as every long option may be: read, not passed over. */
-	assert_int_equal(load(&r, "rngd", "--comp=debian", "-x", "hwrng", NULL), -EINVAL);
-	assert_string_equal(r.err, "unknown option '-x' (rng-tools-debian)");
-	rngd_options_free(&r.o);
-	assert_int_equal(load(&r, "rngd", "--comp", "nope", NULL), -EINVAL);
-	assert_string_equal(r.err, "--compat needs rng-tools, debian or rng-tools5, not 'nope'");
-	rngd_options_free(&r.o);
-	assert_int_equal(load(&r, "rngd", "--defaults=/nonexistent/rng-tools-debian", NULL), -ENOENT);
-	assert_string_equal(r.err, "--defaults-file /nonexistent/rng-tools-debian: No such file or directory");
-	rngd_options_free(&r.o);
-	/* Without the personality, -H is nobody's rng-tools 6 option. */
-	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-H", "1.0", NULL), -EINVAL);
-	rngd_options_free(&r.o);
+	expect_refusals(debian_refused, sizeof(debian_refused) / sizeof(debian_refused[0]));
 }
 
 /* debian -t, -T and -S: whole seconds, the bound named for -S's week only;
  * 0 is a note, and a period longer than rngd's day is a day. */
 static void debian_seconds(void **state)
 {
-	static const struct {
-		const char *opt, *value, *err;
-	} bad[] = {
-		{ "-t", "x", "-t needs seconds, not 'x'" },
-		{ "--feed-interval", "4000000001", "--feed-interval needs seconds, not '4000000001'" },
-		{ "--timeout", "", "--timeout needs seconds, not ''" },
-		{ "-T", "-1", "-T needs seconds, not '-1'" },
-		{ "-S", "604801", "-S needs seconds 0..604800, not '604801'" },
-		{ "--stats-interval", "1.5", "--stats-interval needs seconds 0..604800, not '1.5'" },
+	static const struct refusal bad[] = {
+		{ { "rngd-debian", "--config=/dev/null", "-t", "x" }, -EINVAL, "-t needs seconds, not 'x'" },
+		{ { "rngd-debian", "--config=/dev/null", "--feed-interval", "4000000001" }, -EINVAL,
+		  "--feed-interval needs seconds, not '4000000001'" },
+		{ { "rngd-debian", "--config=/dev/null", "--timeout", "" }, -EINVAL, "--timeout needs seconds, not ''" },
+		{ { "rngd-debian", "--config=/dev/null", "-T", "-1" }, -EINVAL, "-T needs seconds, not '-1'" },
+		{ { "rngd-debian", "--config=/dev/null", "-S", "604801" }, -EINVAL,
+		  "-S needs seconds 0..604800, not '604801'" },
+		{ { "rngd-debian", "--config=/dev/null", "--stats-interval", "1.5" }, -EINVAL,
+		  "--stats-interval needs seconds 0..604800, not '1.5'" },
 	};
 	struct run r;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(load(&r, "rngd-debian", "--config=/dev/null", bad[i].opt, bad[i].value, NULL), -EINVAL);
-		if (strcmp(r.err, bad[i].err) != 0)
-			fail_msg("%s '%s': got '%s', want '%s'", bad[i].opt, bad[i].value, r.err, bad[i].err);
-		rngd_options_free(&r.o);
-	}
+	expect_refusals(bad, sizeof(bad) / sizeof(bad[0]));
 
 	assert_int_equal(load(&r, "rngd-debian", "--config=/dev/null", "-t", "0", "-S", "0", "-T", "4000000000", NULL),
 			 0);
