@@ -31,7 +31,7 @@ static void fill_pattern(uint8_t *buf, size_t len, uint32_t start)
 		buf[i] = (uint8_t)((start + i) * 2654435761u >> 24) | 1u;   /* never 0 */
 }
 
-static void assert_snapshot(struct egd_reserve *r, const struct egd_reserve_snapshot *expected)
+static void assert_snapshot_equal(struct egd_reserve *r, const struct egd_reserve_snapshot *expected)
 {
 	struct egd_reserve_snapshot snap = egd_reserve_snapshot(r);
 
@@ -40,6 +40,9 @@ static void assert_snapshot(struct egd_reserve *r, const struct egd_reserve_snap
 	assert_int_equal(snap.bytes_in, expected->bytes_in);
 	assert_int_equal(snap.bytes_out, expected->bytes_out);
 }
+
+/* The snapshot of @r is the one the designated initializers after @r give. */
+#define assert_snapshot(r, ...) assert_snapshot_equal((r), &(struct egd_reserve_snapshot){ __VA_ARGS__ })
 
 static void test_init_rejects_out_of_bounds_size_and_destroy_is_idempotent(void **state)
 {
@@ -105,8 +108,7 @@ static void test_fifo_wrap_and_wipe(void **state)
 	for (size_t i = 0; i < r->capacity; i++)
 		assert_int_equal(r->buf[i], 0);
 	assert_int_equal(egd_reserve_take(r, out, 10), 0);
-	assert_snapshot(r, &(struct egd_reserve_snapshot){
-		.held = 0, .want = 1000, .bytes_in = 1600, .bytes_out = 1600 });
+	assert_snapshot(r, .held = 0, .want = 1000, .bytes_in = 1600, .bytes_out = 1600);
 }
 
 /* Every field of one snapshot, at values that all differ, so a field
@@ -119,12 +121,10 @@ static void test_snapshot_fields(void **state)
 	fill_pattern(buf, sizeof(buf), 3);
 	assert_int_equal(egd_reserve_put(r, buf, 800), 800);
 	assert_int_equal(egd_reserve_take(r, buf, 450), 450);
-	assert_snapshot(r, &(struct egd_reserve_snapshot){
-		.held = 350, .want = 650, .bytes_in = 800, .bytes_out = 450 });
+	assert_snapshot(r, .held = 350, .want = 650, .bytes_in = 800, .bytes_out = 450);
 	/* Above the low-water mark it wants nothing, whatever is free. */
 	assert_int_equal(egd_reserve_put(r, buf, 200), 200);
-	assert_snapshot(r, &(struct egd_reserve_snapshot){
-		.held = 550, .want = 0, .bytes_in = 1000, .bytes_out = 450 });
+	assert_snapshot(r, .held = 550, .want = 0, .bytes_in = 1000, .bytes_out = 450);
 }
 
 static void test_want_and_wakeups(void **state)
