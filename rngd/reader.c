@@ -175,57 +175,7 @@ static void reader_note_credit(struct rngd_slot *s, bool *may_credit)
 	*may_credit = now;
 }
 
-static void *reader_main(void *arg);
-
-/*
- * The start's open of @s, which rngd went on without (rngd/loop.c): this
- * thread, the opener that was inside it, now reads the source. It waits
- * for the loop to start its readers (rngd_readers_start()), then goes on
- * with the open's result: open, or left to the reader's loop to retry.
- */
-void *rngd_reader_take_over(struct rngd_slot *s)
-{
-	struct rngd_loop *l = s->loop;
-	enum rngd_start_verdict verdict;
-	const char *what;
-	bool stop;
-	int level;
-
-	(void)pthread_mutex_lock(&s->lock);
-	while (!s->go && !s->stop)
-		(void)pthread_cond_wait(&s->cond, &s->lock);
-	stop = s->stop;
-	verdict = rngd_start_verdict(s, &level, &what);
-	if (!stop && verdict == RNGD_START_OPEN) {
-		s->is_open = true;
-		s->reopens++;
-	}
-	/* What the start would have left out is read no more: it idles as
-	 * an exhausted source would (the main thread owns the settings). */
-	if (!stop && verdict == RNGD_START_LEFT_OUT)
-		s->exhausted = true;
-	(void)pthread_mutex_unlock(&s->lock);
-	if (stop)
-		return NULL;
-	switch (verdict) {
-	case RNGD_START_LEFT_OUT:
-		rngd_log(l->log, level, s->src.name, "%s: %s (the open begun at start)", what, s->src.why);
-		break;
-	case RNGD_START_RETRY:
-		rngd_log(l->log, LOG_WARNING, s->src.name, "the open begun at start failed: %s; retrying",
-			 s->src.why);
-		break;
-	case RNGD_START_OPEN:
-		rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s (the open begun at start)",
-			 s->src.why[0] ? " " : "", s->src.why);
-		rngd_slot_warn_circular(l, s);
-		break;
-	}
-	wake_main(l);
-	return reader_main(s);
-}
-
-static void *reader_main(void *arg)
+void *rngd_reader_main(void *arg)
 {
 	struct rngd_slot *s = arg;
 	struct rngd_loop *l = s->loop;
@@ -457,7 +407,7 @@ int rngd_readers_start(struct rngd_loop *l)
 			return -r;
 		}
 		if (s->start_pending) {
-			/* Its opener reads it (rngd_reader_take_over()): s->thread. */
+			/* Its opener reads it (rngd/start_open.c): s->thread. */
 			s->started = true;
 			(void)pthread_mutex_lock(&s->lock);
 			s->go = true;
@@ -465,7 +415,7 @@ int rngd_readers_start(struct rngd_loop *l)
 			(void)pthread_mutex_unlock(&s->lock);
 			continue;
 		}
-		r = rngd_thread_start(&s->thread, reader_main, s);
+		r = rngd_thread_start(&s->thread, rngd_reader_main, s);
 		if (r != 0) {
 			rngd_log(l->log, LOG_ERR, s->src.name, "cannot start its reader thread: %s", strerror(r));
 			return -r;

@@ -14,21 +14,13 @@ int rngd_slot_cond_init(pthread_cond_t *cond);
 
 /* Start a reader thread for every enabled slot (allocating its ring);
  * a slot whose open at start is still running (start_pending) is read by
- * the thread inside that open, let go here. 0 or -errno (logged); those
+ * the thread inside that open (rngd/start_open.c), let go here. 0 or -errno (logged); those
  * started so far have started set. */
 int rngd_readers_start(struct rngd_loop *l);
 
-/* What the probe and open at start (start_probe_r, start_open_r) make
- * of @s: open; a named source whose open failed, retried; or left out,
- * with the log level and word for why ("not used", "cannot be used",
- * "exhausted"). rngd/loop.c. */
-enum rngd_start_verdict { RNGD_START_OPEN, RNGD_START_RETRY, RNGD_START_LEFT_OUT };
-enum rngd_start_verdict rngd_start_verdict(const struct rngd_slot *s, int *level, const char **what);
-
-/* The rest of the start's opener thread once rngd went on without the
- * open it was in (rngd/loop.c): waits for rngd_readers_start() or a stop,
- * then reads @s as its reader. */
-void *rngd_reader_take_over(struct rngd_slot *s);
+/* A reader thread's body (arg: its struct rngd_slot); also run by the
+ * start's opener once it becomes a slot's reader (rngd/start_open.c). */
+void *rngd_reader_main(void *arg);
 
 /* Tell every reader to stop and join each for a grace time; one still
  * inside a blocking source call is detached and marked abandoned. */

@@ -2,9 +2,10 @@
 /*
  * A slot's fields: one source instance, its reader thread's state and
  * queue, its gate, quarantine and counters. Only the loop's own files
- * (loop.c, reader.c, block_flow.c, loop_jobs.c, slot.c) and the loop's
- * unit test include this; everything else holds a struct rngd_slot * and
- * calls rngd/loop.h's rngd_slot_*() functions.
+ * (loop.c, reader.c, start_open.c, block_flow.c, loop_jobs.c,
+ * file_clash.c, slot.c) and the loop's unit test include this; everything
+ * else holds a struct rngd_slot * and calls rngd/loop.h's rngd_slot_*()
+ * functions.
  */
 #ifndef RNGD_SLOT_H
 #define RNGD_SLOT_H
@@ -44,7 +45,7 @@ struct rngd_slot {
 					* before exit */
 
 	/*
-	 * The start's probe and open, run by an opener thread (rngd/loop.c)
+	 * The start's probe and open, run by an opener thread (rngd/start_open.c)
 	 * so that one that hangs (a tcsd that accepts and never answers)
 	 * holds back neither the other sources nor READY=1. The main thread
 	 * waits for start_done up to RNGD_START_OPEN_WAIT_MS, else sets

@@ -22,6 +22,7 @@ SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm12.sh
 # A tpm open that hangs at start (a mute tcsd): the start goes on without it.
 SOURCE_INTEGRATION_TESTS += tests/integration/source-open-hang.sh
 endif
+EXTRA_DIST += tests/integration/source-open-hang.sh
 if HAVE_TSS2_ESYS
 SOURCE_INTEGRATION_TESTS += tests/integration/source-tpm2.sh
 endif
@@ -35,6 +36,5 @@ EXTRA_DIST += \
 	tests/integration/source-padlock.sh \
 	tests/integration/source-sysstat.sh \
 	tests/integration/source-tpm12.sh \
-	tests/integration/source-open-hang.sh \
 	tests/integration/source-tpm2.sh \
 	tests/integration/source-missing-lib.sh
