@@ -22,9 +22,10 @@
 #define RNGD_DEFAULT_RANDOM_STEP 2500
 #define RNGD_DEFAULT_STATS_INTERVAL_S 60
 #define RNGD_DEFAULT_READY_TIMEOUT_S 5
-/* A source's probe and open at start: rngd goes on without one that takes
- * longer, its reader takes over the open (rngd/start_open.c). */
-#define RNGD_START_OPEN_WAIT_MS 5000
+/* --open-wait: a source's probe and open at start; rngd goes on without
+ * one that takes longer, whose reader takes the open over
+ * (rngd/start_open.c). */
+#define RNGD_DEFAULT_OPEN_WAIT_S 5
 #define RNGD_DEFAULT_QUARANTINE_AFTER 3
 #define RNGD_DEFAULT_RETEST_AFTER_S 1
 #define RNGD_DEFAULT_RETEST_MAX_S 3600

@@ -90,6 +90,7 @@ struct rngd_loop_config {
 	unsigned int random_step;
 	unsigned int stats_interval_s;
 	unsigned int ready_timeout_ms;
+	unsigned int open_wait_ms;     /* rngd/start_open.c; 0: no bound */
 	const char *stats_file;
 	bool test_mode;                /* credit nothing, print rates to stdout */
 };

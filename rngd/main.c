@@ -93,6 +93,7 @@ static void stop_during_startup(void *ctx, const char *signal_name, const char *
 	}
 	if (d->egd_open && d->opts.egd_socket)
 		(void)unlink(d->opts.egd_socket);
+	pidfile_release(&d->pidfile_fd);
 	notify_stopping();
 	(void)fflush(stdout);
 	_exit(RNGD_EXIT_OK);
@@ -117,6 +118,7 @@ static void loop_config_from(struct rngd_loop_config *c, const struct rngd_optio
 	c->random_step = o->random_step;
 	c->stats_interval_s = o->stats_interval_s;
 	c->ready_timeout_ms = o->ready_timeout_ms;
+	c->open_wait_ms = o->open_wait_ms;
 	c->stats_file = o->stats_file;
 	c->test_mode = o->test_mode;
 }

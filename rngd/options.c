@@ -43,6 +43,7 @@ void rngd_options_init(struct rngd_options *o)
 	o->random_step = RNGD_DEFAULT_RANDOM_STEP;
 	o->on_fail = RNGD_ON_FAIL_DROP;
 	o->ready_timeout_ms = RNGD_DEFAULT_READY_TIMEOUT_S * 1000u;
+	o->open_wait_ms = RNGD_DEFAULT_OPEN_WAIT_S * 1000u;
 	o->quarantine_after = RNGD_DEFAULT_QUARANTINE_AFTER;
 	o->retest_min_ms = RNGD_DEFAULT_RETEST_AFTER_S * 1000u;
 	o->retest_max_ms = RNGD_DEFAULT_RETEST_MAX_S * 1000u;
@@ -332,6 +333,8 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		return set_uint(&o->stats_interval_s, name, value, "seconds", 1, 86400, err);
 	case OPT_READY_TIMEOUT:
 		return set_seconds_ms(&o->ready_timeout_ms, name, value, 0, 60000, err);
+	case OPT_OPEN_WAIT:
+		return set_seconds_ms(&o->open_wait_ms, name, value, 0, 3600000, err);
 	case OPT_QUARANTINE_AFTER:
 		return set_uint(&o->quarantine_after, name, value, "a block count", 0, 1000000, err);
 	case OPT_RETEST_AFTER:

@@ -70,6 +70,7 @@ struct rngd_options {
 	unsigned int random_step;   /* bytes per sink write */
 	enum rngd_on_fail on_fail;
 	unsigned int ready_timeout_ms;
+	unsigned int open_wait_ms;     /* 0: as long as an open takes */
 	unsigned int quarantine_after;   /* failed blocks in a row; 0: never */
 	unsigned int retest_min_ms;
 	unsigned int retest_max_ms;

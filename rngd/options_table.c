@@ -51,6 +51,9 @@ const struct opt_def rngd_opt_defs[] = {
 	{ "stats-interval", OPT_STATS_INTERVAL, "SECONDS", WHERE_BOTH, "how often (default " RNGD_STR(RNGD_DEFAULT_STATS_INTERVAL_S) ")" },
 	{ "ready-timeout", OPT_READY_TIMEOUT, "SECONDS", WHERE_BOTH,
 	  "tell systemd READY after the first credited block or this long (default " RNGD_STR(RNGD_DEFAULT_READY_TIMEOUT_S) ")" },
+	{ "open-wait", OPT_OPEN_WAIT, "SECONDS", WHERE_BOTH,
+	  "at start, go on without a source still opening after this long, read once its open returns "
+	  "(default " RNGD_STR(RNGD_DEFAULT_OPEN_WAIT_S) "; 0: wait as long as it takes)" },
 	{ "no-take-credit", OPT_NO_TAKE_CREDIT, NULL, WHERE_CLI, "leave the kernel's rng_quality alone" },
 	{ "take-credit", OPT_TAKE_CREDIT, "yes|no", WHERE_CONFIG, NULL },
 	{ "quarantine-after", OPT_QUARANTINE_AFTER, "BLOCKS", WHERE_BOTH,

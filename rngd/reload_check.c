@@ -60,6 +60,7 @@ static const struct start_only {
 	{ "HRNGSELECT", offsetof(struct rngd_options, hwrng_select), FIELD_TEXT },
 	{ "state-dir", offsetof(struct rngd_options, state_dir), FIELD_TEXT },
 	{ "take-credit", offsetof(struct rngd_options, take_credit), FIELD_BOOL },
+	{ "open-wait", offsetof(struct rngd_options, open_wait_ms), FIELD_UINT },
 	{ "fill-watermark", offsetof(struct rngd_options, watermark_bits), FIELD_INT },
 	{ "topup-interval", offsetof(struct rngd_options, topup_interval_s), FIELD_UINT },
 	{ "topup-bytes", offsetof(struct rngd_options, topup_bytes), FIELD_UINT },

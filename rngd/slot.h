@@ -48,7 +48,7 @@ struct rngd_slot {
 	 * The start's probe and open, run by an opener thread (rngd/start_open.c)
 	 * so that one that hangs (a tcsd that accepts and never answers)
 	 * holds back neither the other sources nor READY=1. The main thread
-	 * waits for start_done up to RNGD_START_OPEN_WAIT_MS, else sets
+	 * waits for start_done up to --open-wait, else sets
 	 * start_pending: the opener then stays with this slot as its reader
 	 * (its id in thread). Both flags under lock; the results are the
 	 * opener's until start_done.

@@ -298,19 +298,19 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 }
 
 /*
- * A credit raised on a source that may credit nothing now (a regular file
+ * A credit set on a source that may credit nothing now (a regular file
  * credited 0 at start keeps no read offset, or lost its record): without
  * a record its bytes could be credited again by the next run, so the
- * raise does not take; said rather than reloaded in silence.
+ * credit does not take. Said at every reload that sets one, naming each
+ * such source, rather than "configuration reloaded" in silence.
  */
-static void note_credit_not_given(const struct rng_source *live, double raised_to, char note[RNGD_ERR_MAX])
+static void note_credit_not_given(const struct rng_source *live, double credit, char note[RNGD_ERR_MAX])
 {
-	if (note[0] || credit_allowed(live) || raised_to <= live->entropy_per_bit)
+	size_t used = strlen(note);
+
+	if (credit <= 0.0 || credit_allowed(live) || used >= RNGD_ERR_MAX - 1)
 		return;
-	(void)snprintf(note, RNGD_ERR_MAX,
-		       "%s: the credit of %.3f per bit does not take: a regular file credited 0 at start, "
-		       "or whose read offset could not be kept, keeps no offset record, so its bytes earn "
-		       "nothing until rngd is restarted with the credit set", live->name, raised_to);
+	(void)snprintf(note + used, RNGD_ERR_MAX - used, "%s%s", used ? ", " : "", live->name);
 }
 
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
@@ -368,6 +368,15 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 			live.src->priority = next[i].src.priority;
 			live.set->credit_explicit = next[i].set.credit_explicit;
 		}
+	}
+	if (r == 0 && err[0]) {
+		char names[RNGD_ERR_MAX];
+
+		(void)snprintf(names, sizeof(names), "%s", err);
+		(void)snprintf(err, RNGD_ERR_MAX,
+			       "%.200s: the credit set does not take: a regular file credited 0 at start, or whose "
+			       "read offset could not be kept, keeps no offset record, so its bytes earn nothing "
+			       "until rngd is restarted with the credit set", names);
 	}
 	free(views);
 	free(next);

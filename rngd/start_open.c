@@ -2,7 +2,7 @@
 /*
  * Opening the sources at start (rngd_loop_open_sources()): an opener
  * thread probes and opens the enabled slots in turn while the main thread
- * waits for each up to RNGD_START_OPEN_WAIT_MS, so that a source whose
+ * waits for each up to --open-wait (5 s), so that a source whose
  * probe or open hangs (a tcsd that accepts and never answers) holds back
  * neither the others nor READY=1. The opener left inside such an open
  * becomes that source's reader once the loop starts its readers.
@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -94,6 +95,10 @@ static void *reader_take_over(struct rngd_slot *s)
 		(void)pthread_cond_wait(&s->cond, &s->lock);
 	stop = s->stop;
 	verdict = start_verdict(s, &level, &what);
+	/* A named source is retried rather than left out for good: its open
+	 * ran past the start, maybe past -D's drop, which may be what failed it. */
+	if (verdict == START_LEFT_OUT && s->settings.explicit && s->start_open_r != -ENODATA)
+		verdict = START_RETRY;
 	if (!stop && verdict == START_OPEN) {
 		s->is_open = true;
 		s->reopens++;
@@ -136,6 +141,11 @@ static void *opener_main(void *arg)
 	struct rngd_slot *s = arg, *last = NULL;
 	const struct rngd_loop *l = s->loop;
 
+	/* Made before -D's drop, whose no_new_privs reaches only the main
+	 * thread and those it starts after: this one never runs a program,
+	 * and may become a reader for good. */
+	(void)prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+
 	/* Found first: once the last one is done, the main thread may go on
 	 * and free the loop and the slots, so nothing of them is read then. */
 	for (struct rngd_slot *t = s; t < l->slots + l->n_slots; t++)
@@ -162,17 +172,21 @@ static void *opener_main(void *arg)
 	return NULL;
 }
 
-/* Whether @s's start open is done, waiting for it until
- * RNGD_START_OPEN_WAIT_MS; if not, the slot is left to its opener. */
-static bool start_open_done(struct rngd_slot *s)
+/* Whether @s's start open is done, waiting for it up to @wait_ms (0: as
+ * long as it takes); if not, the slot is left to its opener. */
+static bool start_open_done(struct rngd_slot *s, unsigned int wait_ms)
 {
 	struct timespec deadline;
 	bool done;
 
-	rngd_deadline_after_ms(CLOCK_MONOTONIC, &deadline, RNGD_START_OPEN_WAIT_MS);
+	rngd_deadline_after_ms(CLOCK_MONOTONIC, &deadline, wait_ms);
 	(void)pthread_mutex_lock(&s->lock);
-	while (!s->start_done && pthread_cond_timedwait(&s->cond, &s->lock, &deadline) != ETIMEDOUT)
-		continue;
+	while (!s->start_done) {
+		if (wait_ms == 0)
+			(void)pthread_cond_wait(&s->cond, &s->lock);
+		else if (pthread_cond_timedwait(&s->cond, &s->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
 	done = s->start_done;
 	s->start_pending = !done;
 	(void)pthread_mutex_unlock(&s->lock);
@@ -221,13 +235,16 @@ size_t rngd_loop_open_sources(struct rngd_loop *l)
 			have_opener = rngd_thread_start(&opener, opener_main, s) == 0;
 		if (!have_opener) {
 			start_open_run(s);   /* no thread to spare: here, unbounded */
-		} else if (!start_open_done(s)) {
+		} else if (!start_open_done(s, l->cfg.open_wait_ms)) {
 			s->thread = opener;
 			have_opener = false;   /* the rest need another */
 			rngd_log(l->log, LOG_WARNING, s->src.name,
-				 "still opening after %d s; rngd goes on without it, and reads it once the open returns",
-				 RNGD_START_OPEN_WAIT_MS / 1000);
-			usable++;
+				 "still opening after %.1f s; rngd goes on without it, and reads it once the open "
+				 "returns (after -D, the rest of the open runs as that user)", l->cfg.open_wait_ms / 1000.0);
+			/* Not named: the start would leave it out if it failed,
+			 * so it alone keeps no rngd running. */
+			if (s->settings.explicit)
+				usable++;
 			continue;
 		}
 		if (open_at_start(l, s))

@@ -104,8 +104,13 @@ wait_log "file: opened"
 echo "option = file:entropy_per_bit:1" > "$T/zconf"
 kill -HUP "$RNGD_PID"
 wait_log "configuration reloaded"
-grep -q "warning: rngd: file: the credit of 1.000 per bit does not take" "$T/log" ||
+grep -q "warning: rngd: file: the credit set does not take" "$T/log" ||
 	fail "a credit raised by SIGHUP on a zero-credit file was not refused aloud: $(grep rngd: "$T/log" | tail -3)"
+# Said again at the next reload that still sets it: it still does not take.
+kill -HUP "$RNGD_PID"
+for _ in $(seq 100); do [ "$(grep -c 'configuration reloaded' "$T/log")" -ge 2 ] && break; sleep 0.05; done
+[ "$(grep -c "file: the credit set does not take" "$T/log")" = 2 ] ||
+	fail "the second reload setting the credit said nothing: $(grep rngd: "$T/log" | tail -3)"
 sleep 0.5
 stop_rngd TERM
 kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null

@@ -105,6 +105,8 @@ bad 2 "'ready-timeout' needs|not 'nan'" --ready-timeout=nan
 bad 2 "'ready-timeout' needs|not 'inf'" --ready-timeout=inf
 good --ready-timeout=0
 good --ready-timeout=60
+bad 2 "'open-wait' needs seconds 0..3600, not '3601'" --open-wait=3601
+good --open-wait=0
 for opt in retest-after retest-max; do
 	bad 2 "'$opt' needs seconds 0.001..86400, not '0.0009'" --$opt=0.0009
 	bad 2 "'$opt' needs seconds 0.001..86400, not '86400.001'" --$opt=86400.001
@@ -135,7 +137,7 @@ bad 2 "'random-step' needs|not '1?2'" -s $'1\n2'
 
 # ---- empty strings ---------------------------------------------------------
 for opt in rng-device random-device pid-file drop-privileges exclude include option fill-watermark \
-	random-step on-fail stats-file stats-interval ready-timeout quarantine-after retest-after \
+	random-step on-fail stats-file stats-interval ready-timeout open-wait quarantine-after retest-after \
 	retest-max topup-interval topup-bytes hwrng-sysfs state-dir egd-socket egd-socket-mode \
 	egd-socket-group egd-rate egd-burst egd-clients egd-prime; do
 	case $opt in

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A source whose open hangs at start: a "tcsd" on 127.0.0.1 that accepts
 # and never answers, so libtspi waits for a reply for ever. rngd waits
-# RNGD_START_OPEN_WAIT_MS (5 s) for it, then goes on: the file source
+# --open-wait (5 s by default) for it, then goes on: the file source
 # opens and feeds the sink, the tpm source's reader takes the open over;
 # when the listener dies the open fails and is retried; SIGTERM ends rngd
-# at once either way. Before, the start waited on the TPM for ever: no
-# other source, no READY=1.
+# at once either way, and empties the pid file. Before, the start waited
+# on the TPM for ever: no other source, no READY=1; --open-wait=0 still
+# does.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 
@@ -35,8 +36,8 @@ for case in hangs listener-dies; do
 	start_listener
 	: > "$T/sink"
 	start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -O file:entropy_per_bit:1 \
-		-o "$T/sink" --state-dir="$T/state.$case"
-	wait_log "tpm: still opening after 5 s; rngd goes on without it" 20
+		-o "$T/sink" --state-dir="$T/state.$case" --open-wait=2
+	wait_log "tpm: still opening after 2.0 s; rngd goes on without it" 20
 	wait_log "file: opened" 5
 	for _ in $(seq 100); do [ -s "$T/sink" ] && break; sleep 0.05; done
 	[ -s "$T/sink" ] || fail "$case: nothing reached the sink while the tpm open hung"
@@ -51,14 +52,30 @@ for case in hangs listener-dies; do
 	[ "$ms" -lt 3000 ] || fail "$case: SIGTERM took $ms ms"
 	[ -n "$LISTENER" ] && { kill "$LISTENER" 2>/dev/null; wait "$LISTENER" 2>/dev/null; LISTENER=; }
 done
-# SIGTERM while the start waits for that open: answered at once, naming the phase.
+# SIGTERM while the start waits for that open: answered at once, naming
+# the phase, with the pid file emptied.
 start_listener
-start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -o "$T/sink" --state-dir="$T/state.term"
+start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -o "$T/sink" --state-dir="$T/state.term" \
+	-p "$T/term.pid"
 sleep 1
+[ -s "$T/term.pid" ] || fail "no pid in the pid file while starting"
 t0=$(date +%s%N)
 stop_rngd TERM
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ "$RC" = 0 ] || fail "SIGTERM during the open's wait: exit $RC"
 [ "$ms" -lt 3000 ] || fail "SIGTERM during the open's wait took $ms ms"
 grep -q "SIGTERM received while opening the sources" "$T/log" || fail "SIGTERM during the open's wait: $(tail -3 "$T/log")"
-echo "ok: a tpm open that hangs at start holds back neither the file source nor the sink; its reader takes it over, retries when it fails; SIGTERM ends rngd at once, also while the start waits"
+[ -f "$T/term.pid" ] && [ ! -s "$T/term.pid" ] || fail "SIGTERM during the start left the pid file as: $(cat "$T/term.pid" 2>&1)"
+kill "$LISTENER" 2>/dev/null; wait "$LISTENER" 2>/dev/null; LISTENER=
+
+# --open-wait=0: the start waits as long as the open takes, as before.
+start_listener
+start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -o "$T/sink" --state-dir="$T/state.nowait" \
+	--open-wait=0
+sleep 3
+! grep -q "file: opened" "$T/log" || fail "--open-wait=0 went on without the hung open"
+kill "$LISTENER"; wait "$LISTENER" 2>/dev/null; LISTENER=
+wait_log "file: opened" 15
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "--open-wait=0: exit $RC"
+echo "ok: a tpm open that hangs at start holds back neither the file source nor the sink; its reader takes it over, retries when it fails; SIGTERM ends rngd at once, also while the start waits (pid file emptied); --open-wait=0 waits"

@@ -43,6 +43,7 @@ struct fake_source {
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
 	int stuck_done;           /* set when that read has returned */
 	bool open_fails;          /* every open() fails with ENOENT */
+	int open_hold_ms;         /* the first open() takes this long (a slow token) */
 	bool use_fd;              /* reads wait on fd (a pipe nobody writes) */
 	int fd;
 	int open_fd;              /* fd while open, else -1: what wait_fd() says */
@@ -53,7 +54,8 @@ static int fake_open(struct rng_source *src)
 {
 	struct fake_source *f = src->priv;
 
-	__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST) == 1 && f->open_hold_ms)
+		(void)usleep((useconds_t)f->open_hold_ms * 1000u);
 	if (f->open_fails)
 		return rng_source_why(src, -ENOENT, "open: %s", strerror(ENOENT));
 	__atomic_store_n(&f->open_fd, f->use_fd ? f->fd : -1, __ATOMIC_SEQ_CST);
@@ -276,7 +278,9 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	pthread_t t;
 
 	r->slot = fake_slot_new(&r->src);
-	r->slot->settings.explicit = r->src.open_fails;  /* kept, retrying, like a named device */
+	/* Kept, retrying, like a named device; a slow one is named too (an
+	 * unnamed source still opening does not count as usable). */
+	r->slot->settings.explicit = r->src.open_fails || r->src.open_hold_ms;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 1);
@@ -325,6 +329,7 @@ static void default_cfg(struct rngd_loop_config *c)
 	c->random_step = FIPS_BLOCK_BYTES;
 	c->stats_interval_s = 60;
 	c->ready_timeout_ms = 5000;
+	c->open_wait_ms = 5000;
 }
 
 /* A run of the loop with the default settings, its sink wanting all it gets. */
@@ -378,6 +383,22 @@ static void test_eio_closes_and_reopens(void **state)
 	assert_true(r->src.closes >= 1);
 	assert_true(r->slot->stats.read_errors >= 1);
 	assert_true(r->sink.bytes >= 20 * FIPS_BLOCK_BYTES);
+}
+
+/* An open that outlasts --open-wait: the start goes on without it, and
+ * the thread inside it reads the source once it returns, opened once. */
+static void test_slow_open_is_read_by_its_opener(void **state)
+{
+	struct run *r = *state;
+
+	r->cfg.open_wait_ms = 100;
+	r->src.open_hold_ms = 600;
+	run_loop_until_bytes(r, 4 * FIPS_BLOCK_BYTES);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	/* The loop ran while the open went on, and got the bytes after it. */
+	assert_true(r->run_ms >= 400);
+	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
+	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
 static void test_stuck_reader_does_not_block_exit(void **state)
@@ -939,6 +960,7 @@ static void test_set_config_keeps_test_mode(void **state)
 RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_nothing_read_without_demand),
 	RNGD_FIXTURE_TEST(test_eio_closes_and_reopens),
+	RNGD_FIXTURE_TEST(test_slow_open_is_read_by_its_opener),
 	RNGD_FIXTURE_TEST(test_stuck_reader_does_not_block_exit),
 	RNGD_FIXTURE_TEST(test_reader_waiting_on_fd_stops_on_its_own),
 	RNGD_FIXTURE_TEST(test_credit_split_over_steps),

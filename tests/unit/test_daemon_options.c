@@ -47,6 +47,7 @@ static void test_init_sets_the_documented_defaults(void **state)
 	assert_int_equal(o.random_step, 2500);
 	assert_int_equal(o.watermark_bits, -1);
 	assert_int_equal(o.ready_timeout_ms, 5000);
+	assert_int_equal(o.open_wait_ms, 5000);
 	assert_int_equal(o.quarantine_after, 3);
 	assert_int_equal(o.stats_interval_s, 60);
 	assert_int_equal(o.topup_interval_s, 60);
@@ -63,7 +64,7 @@ static void test_every_option(void **state)
 	assert_int_equal(parse(&o, err, "-f", "-r", "/a", "-r", "/b:c", "-x", "hwrng", "-n", "file.2",
 			       "-O", "file:path:/x:y", "-W", "100", "-s", "64", "-p", "/run/x.pid", "-D", "rngd:rngd",
 			       "-q", "-d", "--on-fail=mix", "--stats-file=/tmp/m", "--stats-interval", "5",
-			       "--ready-timeout=0.5", "--no-take-credit", "--retest-after=0.25", NULL),
+			       "--ready-timeout=0.5", "--no-take-credit", "--retest-after=0.25", "--open-wait=0", NULL),
 			 0);
 	assert_true(o.foreground);
 	assert_true(o.quiet);
@@ -78,6 +79,7 @@ static void test_every_option(void **state)
 	assert_int_equal(o.stats_interval_s, 5);
 	assert_int_equal(o.ready_timeout_ms, 500);
 	assert_int_equal(o.retest_min_ms, 250);
+	assert_int_equal(o.open_wait_ms, 0);
 	/* Source arguments keep their order; a path may hold colons. */
 	assert_int_equal(o.n_source_args, 5);
 	assert_int_equal(o.source_args[0].kind, RNGD_SRC_FILE);
@@ -117,6 +119,8 @@ static void test_bad_values(void **state)
 		{ "--stats-interval", "0", "needs seconds 1..86400" },
 		{ "--ready-timeout", "61", "needs seconds 0..60" },
 		{ "--ready-timeout", "nan", "needs seconds" },
+		{ "--open-wait", "3600.001", "needs seconds 0..3600" },
+		{ "--open-wait", "-1", "needs seconds 0..3600" },
 		{ "--retest-after", "0", "needs seconds 0.001..86400" },
 		{ "--on-fail", "keep", "needs drop or mix, not 'keep'" },
 		{ "-O", "hwrng:device", "needs SOURCE:KEY:VALUE" },
@@ -380,10 +384,10 @@ static void test_help_prints_the_defaults_in_effect(void **state)
 		checked++;
 	}
 	free(text);
-	/* random-step, stats-interval, ready-timeout, quarantine-after,
-	 * retest-after, retest-max, topup-interval, topup-bytes and the five
-	 * EGD numbers. */
-	assert_int_equal(checked, 13);
+	/* random-step, stats-interval, ready-timeout, open-wait,
+	 * quarantine-after, retest-after, retest-max, topup-interval,
+	 * topup-bytes and the five EGD numbers. */
+	assert_int_equal(checked, 14);
 }
 
 /* ---- the scanner itself (rngd/argv_scan.c), on a table of its own ------ */

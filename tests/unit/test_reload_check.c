@@ -94,6 +94,7 @@ static void test_each_start_only_setting_is_named(void **state)
 		{ "--drop-privileges=nosuchuser", "drop-privileges" },
 		{ "--hwrng-sysfs=/tmp/sys", "hwrng-sysfs" },
 		{ "--state-dir=/tmp/state", "state-dir" },
+		{ "--open-wait=30", "open-wait" },
 		{ "--no-take-credit", "take-credit" },
 		{ "--fill-watermark=100", "fill-watermark" },
 		{ "--topup-interval=5", "topup-interval" },
