@@ -352,14 +352,16 @@ int pidfile_update(int fd)
 	return 0;
 }
 
-void pidfile_release(int *fd)
+int pidfile_release(int *fd)
 {
+	int r;
+
 	if (*fd < 0)
-		return;
-	/* Nothing to do on failure: the lock ends with the close all the same. */
-	(void)ftruncate(*fd, 0);
+		return 0;
+	r = ftruncate(*fd, 0) < 0 ? -errno : 0;
 	(void)close(*fd);
 	*fd = -1;
+	return r;
 }
 
 /* What is there is ours to overwrite: nothing yet, or a pid (maybe stale). */

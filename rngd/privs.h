@@ -37,8 +37,10 @@ int pidfile_update(int fd);
  * path unlinked while a starting rngd waits on the old file's lock would
  * leave that rngd holding a lock nobody sees. An empty file is what a
  * new rngd takes, and to kill(1) or start-stop-daemon it names no process
- * (a stale pid, reused, would name some other one).
+ * (a stale pid, reused, would name some other one). 0, or -errno when
+ * the file could not be emptied (nothing more to do: the lock ends with
+ * the close all the same).
  */
-void pidfile_release(int *fd);
+int pidfile_release(int *fd);
 
 #endif

@@ -456,11 +456,11 @@ static void test_pidfile_release_empties_it(void **state)
 
 	(void)state;
 	fd = pidfile_taken();
-	pidfile_release(&fd);
+	assert_int_equal(pidfile_release(&fd), 0);
 	assert_int_equal(fd, -1);
 	assert_int_equal(stat(pid_path, &st), 0);
 	assert_int_equal(st.st_size, 0);
-	pidfile_release(&fd);   /* twice, or never locked: nothing */
+	assert_int_equal(pidfile_release(&fd), 0);   /* twice, or never locked: nothing */
 
 	fd = pidfile_taken();
 	pidfile_release(&fd);
