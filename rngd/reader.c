@@ -20,9 +20,9 @@
 
 #include "rngd/block_flow.h"
 #include "rngd/credit.h"
+#include "rngd/deadline.h"
 #include "rngd/eventfd.h"
 #include "rngd/file_clash.h"
-#include "rngd/deadline.h"
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"

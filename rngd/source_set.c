@@ -304,13 +304,13 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
  * credit does not take. Said at every reload that sets one, naming each
  * such source, rather than "configuration reloaded" in silence.
  */
-static void note_credit_not_given(const struct rng_source *live, double credit, char note[RNGD_ERR_MAX])
+static void note_credit_not_given(const struct rng_source *live, double credit, char *names, size_t len)
 {
-	size_t used = strlen(note);
+	size_t used = strlen(names);
 
-	if (credit <= 0.0 || credit_allowed(live) || used >= RNGD_ERR_MAX - 1)
+	if (credit <= 0.0 || credit_allowed(live) || used >= len - 1)
 		return;
-	(void)snprintf(note + used, RNGD_ERR_MAX - used, "%s%s", used ? ", " : "", live->name);
+	(void)snprintf(names + used, len - used, "%s%s", used ? ", " : "", live->name);
 }
 
 int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slots, size_t n,
@@ -322,6 +322,7 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 		struct rngd_slot_settings set;
 	} *next;
 	struct slot_view *views;
+	char not_given[200] = "";
 	int r = 0;
 
 	/*
@@ -362,22 +363,18 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 		for (size_t i = 0; i < n; i++) {
 			struct slot_view live = view_of(rngd_slot_at(slots, i));
 
-			note_credit_not_given(live.src, next[i].src.entropy_per_bit, err);
+			note_credit_not_given(live.src, next[i].src.entropy_per_bit, not_given, sizeof(not_given));
 			live.src->entropy_per_bit = next[i].src.entropy_per_bit;
 			live.src->credit_ceiling = next[i].src.credit_ceiling;
 			live.src->priority = next[i].src.priority;
 			live.set->credit_explicit = next[i].set.credit_explicit;
 		}
 	}
-	if (r == 0 && err[0]) {
-		char names[RNGD_ERR_MAX];
-
-		(void)snprintf(names, sizeof(names), "%s", err);
+	if (r == 0 && not_given[0])
 		(void)snprintf(err, RNGD_ERR_MAX,
-			       "%.200s: the credit set does not take: a regular file credited 0 at start, or whose "
+			       "%s: the credit set does not take: a regular file credited 0 at start, or whose "
 			       "read offset could not be kept, keeps no offset record, so its bytes earn nothing "
-			       "until rngd is restarted with the credit set", names);
-	}
+			       "until rngd is restarted with the credit set", not_given);
 	free(views);
 	free(next);
 	return r;
