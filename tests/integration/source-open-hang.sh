@@ -41,6 +41,10 @@ for case in hangs listener-dies; do
 	wait_log "file: opened" 5
 	for _ in $(seq 100); do [ -s "$T/sink" ] && break; sleep 0.05; done
 	[ -s "$T/sink" ] || fail "$case: nothing reached the sink while the tpm open hung"
+	# The opener, made before -D's drop (whose no_new_privs reaches only
+	# the main thread), sets it for itself; without -D no other thread does.
+	nnp=$(grep -l "^NoNewPrivs:[[:space:]]*1" /proc/"$RNGD_PID"/task/*/status 2>/dev/null | wc -l)
+	[ "$nnp" -ge 1 ] || fail "$case: no thread has no_new_privs: the opener did not set it"
 	if [ "$case" = listener-dies ]; then
 		kill "$LISTENER"; wait "$LISTENER" 2>/dev/null; LISTENER=
 		wait_log "tpm: the open begun at start failed" 15
