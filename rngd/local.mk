@@ -18,7 +18,7 @@ RNGD_CORE_SOURCES = \
 	rngd/sink_file.c \
 	rngd/sink_null.c rngd/sink_null.h \
 	rngd/reload_check.c rngd/reload_check.h \
-	rngd/source_set.c rngd/source_set.h \
+	rngd/source_set.c rngd/source_set.h rngd/source_list.c rngd/source_list.h \
 	rngd/stats.c rngd/stats.h
 
 sbin_PROGRAMS += rngd/rngd

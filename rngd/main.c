@@ -45,6 +45,7 @@
 #include "rngd/sink.h"
 #include "rngd/sink_null.h"
 #include "rngd/reload_check.h"
+#include "rngd/source_list.h"
 #include "rngd/source_set.h"
 #include "rngd/startup_watch.h"
 #include "sources/close_fd.h"
@@ -274,7 +275,15 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_USAGE;
 	}
 	if (d->opts.list) {
-		rngd_source_set_list(stdout, d->slots, d->n_slots);
+		r = rngd_source_list(stdout, d->slots, d->n_slots, d->opts.open_wait_ms);
+		if (r < 0) {
+			rngd_log_early(LOG_ERR, "cannot list the sources: out of memory");
+			return RNGD_EXIT_FAILURE;
+		}
+		if (r > 0) {   /* a probe still runs on its slot: nothing is freed */
+			(void)fflush(NULL);
+			_exit(RNGD_EXIT_OK);
+		}
 		return RNGD_EXIT_OK;
 	}
 	if (d->opts.option_help) {

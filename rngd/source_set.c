@@ -379,20 +379,3 @@ int rngd_source_set_reapply(const struct rngd_options *o, struct rngd_slot *slot
 	free(next);
 	return r;
 }
-
-void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n)
-{
-	fprintf(out, "%-10s %-8s %-8s %-7s %s\n", "SOURCE", "USABLE", "ENTROPY", "PRIO", "DETAILS");
-	for (size_t i = 0; i < n; i++) {
-		struct slot_view s = view_of(rngd_slot_at(slots, i));
-		int r = s.src->ops->probe ? s.src->ops->probe(s.src) : 0;
-		const char *usable = r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
-
-		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", s.src->name, usable,
-			credit_entropy_per_bit(s.src, s.set->credit_explicit, false), s.src->priority,
-			s.src->ops->summary ? s.src->ops->summary : "", s.src->why[0] ? " [" : "", s.src->why,
-			s.src->why[0] ? "]" : "");
-		if (!s.set->enabled)
-			fprintf(out, "%-10s (disabled by -x)\n", "");
-	}
-}

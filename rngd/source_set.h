@@ -7,7 +7,6 @@
 #define RNGD_SOURCE_SET_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "rngd/loop.h"
 #include "rngd/options.h"
@@ -33,8 +32,5 @@ bool rngd_source_arg_reapplied(const struct rngd_source_arg *a);
 
 /* The VALUE of an -O SRC:KEY:VALUE arg whose KEY is @key, else NULL. */
 const char *rngd_source_arg_value_of(const struct rngd_source_arg *a, const char *key);
-
-/* rngd -l: every compiled-in source, usable here or why not. */
-void rngd_source_set_list(FILE *out, struct rngd_slot *slots, size_t n);
 
 #endif

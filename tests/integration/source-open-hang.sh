@@ -82,4 +82,18 @@ kill "$LISTENER"; wait "$LISTENER" 2>/dev/null; LISTENER=
 wait_log "file: opened" 15
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "--open-wait=0: exit $RC"
-echo "ok: a tpm open that hangs at start holds back neither the file source nor the sink; its reader takes it over, retries when it fails; SIGTERM ends rngd at once, also while the start waits (pid file emptied); --open-wait=0 waits"
+
+# rngd -l, which a failed start points at: its probes wait --open-wait
+# at most, the hung one is listed as such and the others as usual.
+start_listener
+t0=$(date +%s%N)
+timeout 20 "$RNGD" -l -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" --open-wait=1 > "$T/list" 2>&1
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$rc" = 0 ] || fail "rngd -l with a mute tcsd: exit $rc after $ms ms: $(cat "$T/list")"
+[ "$ms" -lt 5000 ] || fail "rngd -l with a mute tcsd took $ms ms"
+grep -Eq '^tpm +no +- .*\[the probe gave no answer in 1\.0 s\]$' "$T/list" || fail "rngd -l: no tpm row for the hung probe: $(cat "$T/list")"
+grep -Eq '^file +yes ' "$T/list" || fail "rngd -l: the file source's row is missing: $(cat "$T/list")"
+[ "$(grep -c '' "$T/list")" -ge 3 ] || fail "rngd -l: rows missing: $(cat "$T/list")"
+kill "$LISTENER"; wait "$LISTENER" 2>/dev/null; LISTENER=
+echo "ok: a tpm open that hangs at start holds back neither the file source nor the sink; its reader takes it over, retries when it fails; SIGTERM ends rngd at once, also while the start waits (pid file emptied); --open-wait=0 waits; rngd -l lists the hung probe after --open-wait"
