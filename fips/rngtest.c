@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -320,11 +321,23 @@ static ssize_t read_full(int fd, uint8_t *buf, size_t len, uint64_t *counted)
 	return (ssize_t)got;
 }
 
-/* Write all of @buf: 0 or a negative errno. */
+/*
+ * Write all of @buf: 0 or a negative errno; -EINTR once a stop signal
+ * came. One block a write: a pipe takes a write of up to PIPE_BUF bytes
+ * whole or not at all, so a signal that interrupts a reader-stalled pipe
+ * leaves whole blocks behind, and is seen at once rather than after the
+ * rest of a large write blocked again (as the peer, whose writes are one
+ * block each).
+ */
 static int write_full(int fd, const uint8_t *buf, size_t len, uint64_t *counted)
 {
+	_Static_assert(FIPS_BLOCK_BYTES <= PIPE_BUF, "a block must fit one atomic pipe write");
 	while (len > 0) {
-		ssize_t r = write(fd, buf, len);
+		ssize_t r;
+
+		if (stop_signal)
+			return -EINTR;
+		r = write(fd, buf, len < FIPS_BLOCK_BYTES ? len : FIPS_BLOCK_BYTES);
 
 		if (r < 0) {
 			if (errno == EINTR) {
@@ -492,8 +505,9 @@ static bool report_due(struct run *run, uint64_t now_ns)
 
 	if (o->blockstats && ++run->blocks_since_report >= o->blockstats)
 		return true;
+	/* Divided, not multiplied: -t takes any 64-bit count of seconds. */
 	return o->timedstats_s &&
-	       now_ns - run->last_report_ns > o->timedstats_s * NS_PER_SEC;
+	       (now_ns - run->last_report_ns) / NS_PER_SEC >= o->timedstats_s;
 }
 
 /*

@@ -170,6 +170,37 @@ check "non-blocking stdin: all 5 blocks tested" [ \
 	   $(value "$work/nonblock.err" 'FIPS 140-2 failures'))) -eq 5 ]
 check "non-blocking stdin: no read error" bash -c "! grep -q 'error reading' '$work/nonblock.err'"
 
+# ---- a stop signal while -p's reader has stalled (systemctl stop on a
+# pipeline): the first SIGINT ends it at once, the output whole blocks.
+rc=0
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+python3 - "$ours" "$BLOCK" >"$work/stall.out" 2>&1 <<'PY' || rc=$?
+import os, signal, subprocess, sys, time
+block = int(sys.argv[2])
+r, w = os.pipe()
+p = subprocess.Popen([sys.argv[1], "-p"], stdin=open("/dev/urandom", "rb"), stdout=w,
+                     stderr=subprocess.DEVNULL)
+os.close(w)
+time.sleep(1.0)              # the pipe fills and rngtest blocks in write()
+p.send_signal(signal.SIGINT)
+t0 = time.monotonic()
+try:
+    rc = p.wait(timeout=3)
+except subprocess.TimeoutExpired:
+    p.kill()
+    p.wait()
+    print("SIGINT did not end rngtest -p within 3 s")
+    sys.exit(1)
+out = b""
+while chunk := os.read(r, 1 << 16):
+    out += chunk
+print("exit %d after %.0f ms, %d bytes out" % (rc, (time.monotonic() - t0) * 1000, len(out)))
+if len(out) % block:
+    print("output ends inside a block")
+    sys.exit(1)
+PY
+check "-p, reader stalled: the first SIGINT ends it, whole blocks out ($(tail -1 "$work/stall.out"))" [ "$rc" = 0 ]
+
 # ---- timed and block reports.
 run stats -c 25 -b 10 </dev/urandom
 check "-b 10 -c 25: three reports" [ "$(grep -c 'bits received' "$work/stats.err")" = 3 ]
@@ -203,6 +234,11 @@ check "--sp800-90b on random: no RCT failure" grep -Eq '^rngtest: SP 800-90B Rep
 check "--sp800-90b on random: no APT failure" grep -Eq '^rngtest: SP 800-90B Adaptive proportion \(W=512; C=[0-9]+\): 0$' "$work/sp_rand.err"
 run sp_bits --sp800-90b-sample-bits=1 --sp800-90b-entropy=0.9 -c 50 </dev/urandom
 check "--sp800-90b-sample-bits=1: window 1024" grep -Eq '^rngtest: SP 800-90B Adaptive proportion \(W=1024; C=[0-9]+\): [0-9]+$' "$work/sp_bits.err"
+# A -t whose nanoseconds pass 2^64 means "not in this run", not every
+# 0.29 s (18446744074 s is 2^64 ns + 0.29 s): blocks 0.4 s apart.
+{ head -c $((4 + BLOCK)) /dev/urandom; for _ in 1 2 3 4; do sleep 0.4; head -c "$BLOCK" /dev/urandom; done; } |
+	run t_huge -c 5 -t 18446744074
+check "-t 18446744074 -c 5: only the final report" [ "$(grep -c 'bits received' "$work/t_huge.err")" = 1 ]
 run no_sp -c 5 </dev/urandom
 check "without --sp800-90b: no SP 800-90B lines" bash -c "! grep -q 'SP 800-90B' '$work/no_sp.err'"
 
