@@ -512,7 +512,7 @@ static bool report_due(struct run *run, uint64_t now_ns)
 
 /*
  * Test every whole block in @buf[0, @len) and return the bytes consumed.
- * Consecutive passing blocks leave in one write().
+ * Consecutive passing blocks are sent together (send_good()).
  */
 static size_t test_blocks(struct run *run, const uint8_t *buf, size_t len)
 {
