@@ -177,6 +177,16 @@ static int parse_real(const char *arg, double *out)
 	return 0;
 }
 
+/* Whether all that was printed reached standard output; if not, one line. */
+static bool stdout_written(void)
+{
+	int err = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+
+	if (err)
+		fprintf(stderr, LOG_PREFIX "error writing to output: %s\n", strerror(err));
+	return !err;
+}
+
 /*
  * Returns 1 to go on, 0 after --help/--usage/--version (exit 0), or
  * -EINVAL after printing why the command line is wrong.
@@ -645,8 +655,10 @@ int main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.start_ns = rngtest_now_ns();
 	r = parse_options(argc, argv, &run.opt);
-	if (r <= 0)
-		return r < 0 ? RNGTEST_EXIT_USAGE : RNGTEST_EXIT_PASS;
+	if (r < 0)
+		return RNGTEST_EXIT_USAGE;
+	if (r == 0)   /* --help, --usage, --version: printed, if stdout took it */
+		return stdout_written() ? RNGTEST_EXIT_PASS : RNGTEST_EXIT_IO;
 	if (install_signal_handlers() < 0)
 		return RNGTEST_EXIT_OS;
 	r = setup_gate(&run);

@@ -74,6 +74,11 @@ const struct rngd_peer_hrng rngd_peer_hrngs[RNGD_PEER_HRNGS] = {
 
 static void print_peer_help(FILE *out, const char *prog, const char *peer, const struct peer_opt *table)
 {
+	const char *slash = strrchr(prog, '/');
+
+	/* The name alone, as argp's usage line (the peers') has it. */
+	if (slash)
+		prog = slash + 1;
 	fprintf(out, "Usage: %s [OPTION]...\n"
 		"Options are read as %s's and become rngd's own (rngd(8) COMPATIBILITY):\n", prog, peer);
 	for (const struct peer_opt *p = table; p->long_name; p++) {

@@ -4,7 +4,8 @@
  * only process-wide state), and the start-up steps that main.c's run()
  * calls in order but that are each a concern of their own: the hwrng
  * gate (rngd/daemon_hwrng.c), the EGD socket (rngd/daemon_egd.c), the
- * pid file and the checks of -r and -D (rngd/daemon_checks.c).
+ * sink (rngd/daemon_sink.c), the pid file and the checks of -r and -D
+ * (rngd/daemon_checks.c).
  */
 #ifndef RNGD_DAEMON_H
 #define RNGD_DAEMON_H
@@ -85,6 +86,13 @@ void rngd_daemon_egd_attach(struct rngd *d);
 void rngd_daemon_log_egd_stats(struct rngd *d, const char *why);
 
 /* rngd/daemon_checks.c: each returns an exit code, 0 if fine. */
+/* -o none: no sink, the EGD clients alone are fed. */
+bool rngd_daemon_sink_is_none(const struct rngd_options *o);
+/* -o names the kernel's random device (the default): what rngd -l
+ * judges a source's credit against. */
+bool rngd_daemon_sink_is_kernel(const struct rngd_options *o);
+/* Open the sink -o names, logging what it feeds, or why not. */
+int rngd_daemon_open_sink(struct rngd *d);
 int rngd_daemon_lock_pidfile(struct rngd *d);
 int rngd_check_file_sources(const struct rngd_options *o);
 /* No regular file read by two enabled sources, no file or FIFO that the

@@ -23,7 +23,7 @@ RNGD_CORE_SOURCES = \
 
 sbin_PROGRAMS += rngd/rngd
 # main.c's start-up steps, on its struct rngd (rngd/daemon.h).
-RNGD_DAEMON_SOURCES = rngd/daemon.h rngd/daemon_hwrng.c rngd/daemon_egd.c rngd/daemon_checks.c \
+RNGD_DAEMON_SOURCES = rngd/daemon.h rngd/daemon_hwrng.c rngd/daemon_egd.c rngd/daemon_sink.c rngd/daemon_checks.c \
 	rngd/background.c rngd/background.h
 rngd_rngd_SOURCES = rngd/main.c $(RNGD_DAEMON_SOURCES) $(RNGD_CORE_SOURCES) $(RNGD_KSINK_SOURCES)
 rngd_rngd_LDADD = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +65,16 @@ void rngd_log_early(int level, const char *fmt, ...)
 	(void)vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+bool rngd_stdout_written(void)
+{
+	int err = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+
+	if (!err)
+		return true;
+	rngd_log_early(LOG_ERR, "cannot write to standard output: %s", strerror(err));
+	return false;
 }
 
 void rngd_log_set_level(struct rngd_log *l, int max_level)

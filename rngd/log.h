@@ -36,6 +36,10 @@ struct rngd_ratelimit {
  * where standard error is the journal. */
 void rngd_log_early(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* After a command that printed and exits (-h, -V, -l, -O SRC): whether
+ * its standard output was all written; if not, one line says why. */
+bool rngd_stdout_written(void);
+
 void rngd_log_init(struct rngd_log *l, bool to_stderr, int max_level);
 void rngd_log_close(struct rngd_log *l);
 /* Change the level while other threads log (SIGHUP). */

@@ -100,11 +100,6 @@ static void stop_during_startup(void *ctx, const char *signal_name, const char *
 	_exit(RNGD_EXIT_OK);
 }
 
-static bool sink_is_none(const struct rngd_options *o)
-{
-	return o->random_device && strcmp(o->random_device, "none") == 0;
-}
-
 static int log_level(const struct rngd_options *o)
 {
 	return o->debug ? LOG_DEBUG : o->quiet ? LOG_ERR : LOG_INFO;
@@ -180,73 +175,6 @@ static void tell_loop_the_sink_file(struct rngd *d)
 		rngd_loop_set_sink_file(d->loop, &st);
 }
 
-static int open_sink(struct rngd *d)
-{
-	const char *path = d->opts.random_device ? d->opts.random_device : RNGD_DEFAULT_RANDOM_DEVICE;
-	struct stat st;
-	int r;
-
-	if (d->opts.test_mode) {
-		rng_sink_null_open(&d->sink);
-		d->sink_open = true;
-		return 0;
-	}
-	if (sink_is_none(&d->opts)) {
-		rngd_log(&d->log, LOG_INFO, "rngd", "no sink (-o none): tested bytes go to EGD clients only");
-		return 0;
-	}
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
-		struct rng_sink_kernel_config kc;
-
-		/* Its ioctls would fail at the first write, maybe a minute on.
-		 * /dev/null stays allowed: tests use it as a kernel sink that
-		 * must never be written to. */
-		if (!file_kind_is_random_device(&st) && !file_kind_is_dev_null(&st)) {
-			rngd_log(&d->log, LOG_ERR, "rngd",
-				 "sink %s: a character device but not the kernel's random device (1:8 or 1:9)", path);
-			return -ENOTTY;
-		}
-
-		rng_sink_kernel_config_default(&kc);
-		kc.device = path;
-		kc.topup_interval_s = d->opts.topup_interval_s;
-		kc.topup_bytes = d->opts.topup_bytes;
-		kc.watermark_bits = d->opts.watermark_bits;
-		r = rng_sink_kernel_open(&d->sink, &kc);
-		d->sink_is_kernel = true;
-	} else {
-		r = rng_sink_file_open(&d->sink, path);
-		if (r == 0 && strcmp(path, "-") != 0) {
-			const char *kernel_fs = file_kind_kernel_fs_at(path);
-
-			if (kernel_fs) {
-				d->sink.ops->close(&d->sink);
-				rngd_log(&d->log, LOG_ERR, "rngd",
-					 "sink %s: a kernel file (%s), not a file to write random bytes to", path,
-					 kernel_fs);
-				return -EINVAL;
-			}
-		}
-	}
-	if (r < 0) {
-		rngd_log(&d->log, LOG_ERR, "rngd", "cannot open the %s sink %s: %s",
-			 d->sink_is_kernel ? "kernel" : "file", path, strerror(-r));
-		return r;
-	}
-	rngd_daemon_lock(d);
-	d->sink_open = true;
-	rngd_daemon_unlock(d);
-	if (d->sink_is_kernel) {
-		char how[160];
-
-		rngd_log(&d->log, LOG_INFO, "rngd", "feeding the kernel sink %s: %s", path,
-			 rng_sink_kernel_describe(&d->sink, how, sizeof(how)));
-	} else {
-		rngd_log(&d->log, LOG_INFO, "rngd", "feeding the file sink %s", path);
-	}
-	return 0;
-}
-
 /* How peer options were taken, and every source whose credit the user's
  * own words changed (-e, -H, -O ...:entropy_per_bit): one line each. */
 static void log_compat_notes(struct rngd *d)
@@ -267,7 +195,7 @@ static int run(struct rngd *d)
 {
 	struct rngd_loop_config lc;
 	char err[RNGD_ERR_MAX];
-	int r;
+	int r, code;
 
 	r = rngd_source_set_build(&d->opts, &d->slots, &d->n_slots, err);
 	if (r < 0) {
@@ -275,23 +203,21 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_USAGE;
 	}
 	if (d->opts.list) {
-		r = rngd_source_list(stdout, d->slots, d->n_slots, d->opts.open_wait_ms);
-		if (r < 0) {
+		r = rngd_source_list(stdout, d->slots, d->n_slots, d->opts.open_wait_ms,
+				     rngd_daemon_sink_is_kernel(&d->opts));
+		if (r < 0)
 			rngd_log_early(LOG_ERR, "cannot list the sources: out of memory");
-			return RNGD_EXIT_FAILURE;
-		}
-		if (r > 0) {   /* a probe still runs on its slot: nothing is freed */
-			(void)fflush(NULL);
-			_exit(RNGD_EXIT_OK);
-		}
-		return RNGD_EXIT_OK;
+		code = r >= 0 && rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
+		if (r > 0)   /* a probe still runs on its slot: nothing is freed */
+			_exit(code);
+		return code;
 	}
 	if (d->opts.option_help) {
 		if (rngd_compat_print_keys(stdout, d->opts.option_help, d->slots, d->n_slots, err) < 0) {
 			print_error_line(err);
 			return RNGD_EXIT_USAGE;
 		}
-		return RNGD_EXIT_OK;
+		return rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
 	}
 	r = rngd_check_file_sources(&d->opts);
 	if (r == 0)
@@ -326,7 +252,7 @@ static int run(struct rngd *d)
 	if (r != 0)
 		return r;
 	phase(d, "opening the sink");
-	if (open_sink(d) < 0)
+	if (rngd_daemon_open_sink(d) < 0)
 		return RNGD_EXIT_FAILURE;
 	phase(d, "opening the EGD socket");
 	if (d->opts.egd_socket && rngd_daemon_open_egd(d) < 0)
@@ -443,21 +369,20 @@ int main(int argc, char *argv[])
 			rngd_compat_print(stdout, code, argc > 0 ? argv[0] : "rngd");
 		rngd_startup_watch_destroy(&d.watch);
 		rngd_options_free(&d.opts);
-		return code < 0 ? RNGD_EXIT_USAGE : RNGD_EXIT_OK;
+		return code < 0 ? RNGD_EXIT_USAGE : rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
 	}
 	phase(&d, "starting");
-	if (d.opts.help) {
-		rngd_options_usage(stdout);
+	if (d.opts.help || d.opts.version) {
+		if (d.opts.help)
+			rngd_options_usage(stdout);
+		else
+			printf("rngd %s\n", PACKAGE_VERSION);
 		rngd_options_free(&d.opts);
-		return RNGD_EXIT_OK;
-	}
-	if (d.opts.version) {
-		printf("rngd %s\n", PACKAGE_VERSION);
-		rngd_options_free(&d.opts);
-		return RNGD_EXIT_OK;
+		return rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
 	}
 
-	if (sink_is_none(&d.opts) && !d.opts.egd_socket && !d.opts.list && !d.opts.test_mode) {
+	if (rngd_daemon_sink_is_none(&d.opts) && !d.opts.egd_socket && !d.opts.list && !d.opts.option_help &&
+	    !d.opts.test_mode) {
 		rngd_log_early(LOG_ERR, "-o none needs --egd-socket: there would be nobody to feed");
 		rngd_options_free(&d.opts);
 		return RNGD_EXIT_USAGE;

@@ -100,7 +100,8 @@ static const char *usable_word(int r)
 	return r == 0 ? "yes" : r == -EACCES || r == -EPERM ? "as-root" : "no";
 }
 
-static void print_row(FILE *out, struct rngd_slot *slot, const struct probe_job *job, unsigned int wait_ms)
+static void print_row(FILE *out, struct rngd_slot *slot, const struct probe_job *job, unsigned int wait_ms,
+		      bool to_kernel)
 {
 	const struct rng_source *src = rngd_slot_source(slot);
 	const struct rngd_slot_settings *set = rngd_slot_settings(slot);
@@ -110,7 +111,7 @@ static void print_row(FILE *out, struct rngd_slot *slot, const struct probe_job 
 	 * depends on (e.g. which instruction it found): neither is read. */
 	if (job->done)
 		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", src->name, usable_word(job->r),
-			credit_entropy_per_bit(src, set->credit_explicit, false), src->priority, summary,
+			credit_entropy_per_bit(src, set->credit_explicit, to_kernel && credit_is_circular(src)), src->priority, summary,
 			src->why[0] ? " [" : "", src->why, src->why[0] ? "]" : "");
 	else
 		fprintf(out, "%-10s %-8s %-8s %-7d %s [the probe gave no answer in %.1f s]\n", src->name, "no", "-",
@@ -119,7 +120,7 @@ static void print_row(FILE *out, struct rngd_slot *slot, const struct probe_job 
 		fprintf(out, "%-10s (disabled by -x)\n", "");
 }
 
-int rngd_source_list(FILE *out, struct rngd_slot *slots, size_t n, unsigned int wait_ms)
+int rngd_source_list(FILE *out, struct rngd_slot *slots, size_t n, unsigned int wait_ms, bool to_kernel)
 {
 	struct probe_board *board = malloc(sizeof(*board));
 	struct probe_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
@@ -138,7 +139,7 @@ int rngd_source_list(FILE *out, struct rngd_slot *slots, size_t n, unsigned int 
 	fprintf(out, "%-10s %-8s %-8s %-7s %s\n", "SOURCE", "USABLE", "ENTROPY", "PRIO", "DETAILS");
 	(void)pthread_mutex_lock(&board->lock);
 	for (size_t i = 0; i < n; i++)
-		print_row(out, rngd_slot_at(slots, i), &jobs[i], wait_ms);
+		print_row(out, rngd_slot_at(slots, i), &jobs[i], wait_ms, to_kernel);
 	(void)pthread_mutex_unlock(&board->lock);
 	if (!all_done)
 		return 1;   /* board and jobs stay: a probe still writes them */

@@ -91,6 +91,9 @@ for p in debian rng-tools5; do
 		echo "$listed" | grep -qxF -- "$o" || fail "$p --help does not list $o"
 	done
 done
+# The usage line names the program, not the path it was run by.
+"$GUARD" -- "$RNGD" --compat=debian --help | head -1 | grep -qx 'Usage: rngd \[OPTION\]\.\.\.' ||
+	fail "debian --help: the usage line is $("$GUARD" -- "$RNGD" --compat=debian --help | head -1)"
 "$GUARD" -- "$RNGD" --compat=debian --help | grep -qE -- '^  -t, --feed-interval=VALUE +rngd --topup-interval' ||
 	fail "debian --help: -t is not the feed interval"
 "$GUARD" -- "$RNGD" --compat=rng-tools5 -\? | grep -qE -- '^  -n, --no-tpm=VALUE +1: rngd -x tpm' ||

@@ -51,6 +51,29 @@ grep -qE '^rngd [0-9]' "$T/o" || fail "-v prints no version"
 grep -qE '^hwrng +(yes|no|as-root) ' "$T/o" || fail "-l lacks hwrng"
 grep -qE '^file +no .*no file given' "$T/o" || fail "-l does not say why file is unusable"
 
+# A command that prints and exits, to an output it cannot write (a full
+# disk): exit 1 with one line, not 0 with the output lost.
+for args in "-c /dev/null -h" "-c /dev/null -v" "-c /dev/null -l" "-c /dev/null -O hwrng" \
+	"--compat=rng-tools-debian --help"; do
+	rc=0
+	# shellcheck disable=SC2086 # the options, split on purpose
+	"$GUARD" -- "$RNGD" $args > /dev/full 2> "$T/e" || rc=$?
+	[ "$rc" = 1 ] || fail "rngd $args > /dev/full: exit $rc, not 1"
+	[ "$(grep -c '' "$T/e")" = 1 ] && grep -q "cannot write to standard output: No space left on device" "$T/e" ||
+		fail "rngd $args > /dev/full: $(cat "$T/e")"
+done
+# -O SOURCE prints and exits like -l: the sink (none here) is not asked for.
+"$GUARD" -- "$RNGD" -c /dev/null -O hwrng -o none > "$T/o" 2>&1 || fail "-O hwrng -o none: $(cat "$T/o")"
+grep -q "device" "$T/o" || fail "-O hwrng -o none printed no keys: $(cat "$T/o")"
+# -l credits as the daemon would: the kernel's own generator feeding its
+# kernel earns nothing (-o /dev/urandom: the kernel's random device,
+# never opened by -l), into a file sink what the source earns.
+"$GUARD" -- "$RNGD" -c /dev/null -l -r /dev/urandom -o /dev/urandom > "$T/o" 2>&1 || fail "-l -r /dev/urandom: $(cat "$T/o")"
+grep -qE '^hwrng +yes +0\.000 ' "$T/o" || fail "-l -r /dev/urandom into the kernel: $(grep ^hwrng "$T/o")"
+"$GUARD" -- "$RNGD" -c /dev/null -l -r /dev/urandom -o "$T/list-sink" > "$T/o" 2>&1 || fail "-l -o FILE: $(cat "$T/o")"
+grep -qE '^hwrng +yes +0\.500 ' "$T/o" || fail "-l -r /dev/urandom into a file: $(grep ^hwrng "$T/o")"
+[ ! -e "$T/list-sink" ] || fail "-l created its sink file"
+
 # The command line overrides the config file.
 "$HELPER" gen random 20 "$T/in" || fail gen
 printf 'exclude = all\nrandom-device = %s\nrng-device = %s\n' "$T/sink_conf" "$T/in" > "$T/c6"

@@ -118,6 +118,12 @@ rc=0
 "$ours" -p <"$work/mixed.in" >/dev/full 2>"$work/full.err" || rc=$?
 check "-p > /dev/full: exit 11" [ "$rc" = 11 ]
 check "-p > /dev/full: one clear line" grep -q '^rngtest: error writing to output: No space left on device$' "$work/full.err"
+for o in -h -V --usage; do
+	rc=0
+	"$ours" "$o" >/dev/full 2>"$work/full.err" || rc=$?
+	check "$o > /dev/full: exit 11 with one line" \
+		[ "$rc:$(cat "$work/full.err")" = "11:rngtest: error writing to output: No space left on device" ]
+done
 
 # ---- a stop signal during a blocked read: report and exit by the blocks.
 mkfifo "$work/fifo"
