@@ -77,6 +77,9 @@ static int file_probe(struct rng_source *src)
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
 		return rng_source_why(src, -EINVAL, "%s is not a regular file, FIFO or character device",
 				      p->path);
+	/* Known before the open too, for rngd -l's credit; the open sets it
+	 * again from what it opened. */
+	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	if (access(p->path, R_OK) < 0)
 		return rng_source_why(src, -errno, "%s: %s", p->path, strerror(errno));
 	rng_source_why(src, 0, "%s", p->path);

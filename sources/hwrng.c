@@ -71,6 +71,9 @@ static int hwrng_probe(struct rng_source *src)
 		return rng_source_why(src, -errno, "no %s (%s)", p->device, strerror(errno));
 	if (!S_ISCHR(st.st_mode))
 		return rng_source_why(src, -ENODEV, "%s is not a character device", p->device);
+	/* Known before the open too, for rngd -l's credit; the open sets it
+	 * again from what it opened. */
+	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	hwrng_current(current, sizeof(current));
 	if (access(p->device, R_OK) < 0)
 		return rng_source_why(src, -errno, "%s: %s (reading it needs root)", p->device,
