@@ -76,6 +76,10 @@ unsigned int fips_block_verdict(const struct fips_block_stats *st);
 
 /* ---- SP 800-90B cut-offs --------------------------------------------- */
 
+/* The smallest alpha exponent: below 2^-1024 the tail sums would need
+ * more range than is sensible. */
+#define SP800_90B_ALPHA_LOG2_MIN (-1024.0)
+
 /*
  * Repetition Count Test cut-off C = 1 + ceil(-log2(alpha) / H).
  * @h: claimed min-entropy per sample, 0 < h <= sample bits.

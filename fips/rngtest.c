@@ -230,7 +230,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 				return 0;
 			}
 			if (optopt == 0 || strncmp(argv[optind - 1], "--", 2) == 0)
-				return usage_error("unrecognized or malformed option '%s'",
+				return usage_error("unrecognized, ambiguous or malformed option '%s'",
 						   argv[optind - 1]);
 			return usage_error("invalid option -- '%c'", optopt);
 		case ':':
@@ -260,9 +260,9 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			opt->gate.sp800_90b = true;
 			break;
 		case OPT_SP800_90B_ALPHA:
-			if (parse_real(optarg, &real) < 0 || real >= 0.0)
-				return usage_error("invalid alpha exponent '%s': expected a negative number such as -30",
-						   optarg);
+			if (parse_real(optarg, &real) < 0 || real >= 0.0 || real < SP800_90B_ALPHA_LOG2_MIN)
+				return usage_error("invalid alpha exponent '%s': expected a number from %.0f to below 0, such as -30",
+						   optarg, SP800_90B_ALPHA_LOG2_MIN);
 			opt->gate.alpha_log2 = real;
 			opt->gate.sp800_90b = true;
 			break;

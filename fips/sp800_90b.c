@@ -17,8 +17,6 @@
 #define APT_WINDOW_BYTES 512
 /* Samples are bits or bytes, so H can never exceed 8. */
 #define MAX_SAMPLE_BITS 8
-/* Below 2^-1024 the tail sums would need more range than is sensible. */
-#define ALPHA_LOG2_MIN (-1024.0)
 /* Cut-offs beyond this would never fire within a block's lifetime. */
 #define RCT_CUTOFF_MAX 100000000.0
 /*
@@ -31,7 +29,7 @@
 
 static bool alpha_ok(double alpha_log2)
 {
-	return isfinite(alpha_log2) && alpha_log2 < 0 && alpha_log2 >= ALPHA_LOG2_MIN;
+	return isfinite(alpha_log2) && alpha_log2 < 0 && alpha_log2 >= SP800_90B_ALPHA_LOG2_MIN;
 }
 
 int sp800_90b_rct_cutoff(double h, double alpha_log2)
