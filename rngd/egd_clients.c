@@ -286,15 +286,8 @@ static bool read_client(struct egd_server *s, size_t i, uint64_t now_ms)
 	}
 	if (r == -EPROTO) {
 		char why[96];
-		struct egd_request req;
-		size_t k;
 
-		/* Name the offending byte: the first one the parser refuses. */
-		for (k = 0; k < (size_t)n && egd_parse_request(buf + k, (size_t)n - k, &req) > 0;
-		     k += (size_t)egd_parse_request(buf + k, (size_t)n - k, &req))
-			;
-		snprintf(why, sizeof(why), "sent an unknown command 0x%02x; disconnected",
-			 k < (size_t)n ? buf[k] : 0);
+		snprintf(why, sizeof(why), "sent an unknown command 0x%02x; disconnected", c->conn.refused);
 		egd_drop_client(s, i, LOG_WARNING, why);
 		return false;
 	}

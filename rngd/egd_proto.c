@@ -205,8 +205,10 @@ int egd_conn_input(struct egd_conn *c, const uint8_t *buf, size_t len,
 		uint8_t two[2] = { c->partial, buf[0] };
 
 		n = egd_parse_request(two, 2, &req);
-		if (n < 0)
+		if (n < 0) {
+			c->refused = two[0];
 			return n;
+		}
 		c->has_partial = false;
 		off = 1;
 		r = enqueue(c, &req, lim);
@@ -217,8 +219,10 @@ int egd_conn_input(struct egd_conn *c, const uint8_t *buf, size_t len,
 		if (c->q_count == EGD_QUEUE_MAX)
 			return -EOVERFLOW;   /* the caller read more than read_room() */
 		n = egd_parse_request(buf + off, len - off, &req);
-		if (n < 0)
+		if (n < 0) {
+			c->refused = buf[off];
 			return n;
+		}
 		if (n == 0) {
 			c->partial = buf[off];
 			c->has_partial = true;

@@ -91,6 +91,7 @@ struct egd_conn {
 	unsigned int head_done;   /* bytes of the head blocking read already replied */
 	uint8_t partial;          /* first byte of an unfinished request */
 	bool has_partial;
+	uint8_t refused;          /* the command byte of an -EPERM or -EPROTO */
 	uint8_t out[EGD_OUT_MAX];
 	size_t out_off, out_len;
 	uint64_t unserved;

@@ -184,12 +184,21 @@ static void test_refused_commands(void **state)
 {
 	(void)state;
 	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x00, 0x03, 0, 8, 1, 7 }, 6, &lim, 0), -EPERM);
+	assert_int_equal(conn.refused, 0x03);
 	egd_conn_init(&conn, &lim, 0);
 	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x42 }, 1, &lim, 0), -EPROTO);
+	assert_int_equal(conn.refused, 0x42);
 	egd_conn_init(&conn, &lim, 0);
-	/* An unknown command after a split first byte is seen too. */
+	/* An unknown command after a split first byte is seen, and named: not
+	 * the count that finished the split request (the log said 0x00 for
+	 * "02", then "01 07"). */
 	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x01 }, 1, &lim, 0), 0);
 	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 3, 0x99 }, 2, &lim, 0), -EPROTO);
+	assert_int_equal(conn.refused, 0x99);
+	egd_conn_init(&conn, &lim, 0);
+	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x02 }, 1, &lim, 0), 0);
+	assert_int_equal(egd_conn_input(&conn, (const uint8_t[]){ 0x01, 0x07 }, 2, &lim, 0), -EPROTO);
+	assert_int_equal(conn.refused, 0x07);
 }
 
 static void test_flooding_by_bytes(void **state)
