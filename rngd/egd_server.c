@@ -3,8 +3,9 @@
  * The EGD server (see egd_server.h).
  *
  *   1. Socket     bind in a private directory with a tight umask,
- *                 chown/chmod there, rename into place; replace a stale
- *                 socket, refuse to steal a live one
+ *                 chown/chmod there, link into place (never over
+ *                 another server's); replace a stale socket, refuse to
+ *                 steal a live one
  *   2. Running    a thread polling and serving (rngd/egd_clients.c:
  *                 accept within the cap, read, judge, drop, serve
  *                 round-robin in small parts without blocking)
@@ -122,6 +123,7 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char priv_dir[PATH_MAX], priv_sock[PATH_MAX + 2];
+	struct stat st;
 	mode_t old_umask;
 	gid_t gid;
 	int r;
@@ -160,9 +162,9 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 
 	/*
 	 * Bound, chown'ed and chmod'ed inside a directory of our own (0700),
-	 * then renamed into place: in a directory others may write, chown and
+	 * then linked into place: in a directory others may write, chown and
 	 * chmod by the public path would follow a symlink swapped in after
-	 * bind(). rename() replaces whatever is at the path, never follows it.
+	 * bind(). link() never follows the path, nor replaces what is there.
 	 */
 	r = private_dir_for(cfg->path, priv_dir, sizeof(priv_dir));
 	if (r < 0) {
@@ -219,11 +221,21 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 		rngd_log(log, LOG_ERR, WHO, "cannot listen on %s: %s", cfg->path, strerror(-r));
 		goto fail;
 	}
-	if (rename(priv_sock, cfg->path) < 0) {
+	/* link(), not rename(): it never replaces what another server put at
+	 * the path since clear_stale() looked, so two servers cannot both
+	 * think they serve it. */
+	if (lstat(priv_sock, &st) < 0 || link(priv_sock, cfg->path) < 0) {
 		r = -errno;
-		rngd_log(log, LOG_ERR, WHO, "cannot move the socket to %s: %s", cfg->path, strerror(-r));
+		if (r == -EEXIST)
+			rngd_log(log, LOG_ERR, WHO, "%s appeared while rngd was binding (another server?); not replacing it",
+				 cfg->path);
+		else
+			rngd_log(log, LOG_ERR, WHO, "cannot move the socket to %s: %s", cfg->path, strerror(-r));
 		goto fail;
 	}
+	s->sock_dev = st.st_dev;
+	s->sock_ino = st.st_ino;
+	(void)unlink(priv_sock);
 	(void)rmdir(priv_dir);
 	priv_dir[0] = '\0';
 	s->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -369,6 +381,8 @@ void egd_server_log_stats(struct egd_server *s, const char *why)
 
 void egd_server_close(struct egd_server *s)
 {
+	struct stat st;
+
 	egd_server_stop(s);
 	if (s->clients) {
 		for (size_t i = s->hi; i > 0; i--)
@@ -388,8 +402,9 @@ void egd_server_close(struct egd_server *s)
 	if (s->listen_fd >= 0) {
 		(void)close(s->listen_fd);
 		s->listen_fd = -1;
-		/* After privileges drop this may fail: the next start replaces it. */
-		if (s->path)
+		/* After privileges drop this may fail: the next start replaces it.
+		 * Only our own socket: not one a later server put there. */
+		if (s->path && lstat(s->path, &st) == 0 && st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
 			(void)unlink(s->path);
 	}
 	if (s->reserve && s->wake_fd >= 0)

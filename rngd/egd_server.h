@@ -78,6 +78,8 @@ struct egd_server {
 	struct egd_reserve *reserve;
 	struct egd_limits limits;
 	char *path;
+	dev_t sock_dev;               /* the socket file at path, ours to unlink */
+	ino_t sock_ino;
 	int listen_fd;
 	int wake_fd;                  /* eventfd: reserve data, stop, stats */
 	pid_t pid;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Restarts: SIGTERM removes the socket; after kill -9 the stale socket is
 # replaced by the next rngd and clients are served again; a second rngd
-# does not take a live socket (exit 1, one clear line).
+# does not take a live socket (exit 1, one clear line); a socket put at
+# the path after rngd started is not removed by its exit.
 . "$top_srcdir/tests/integration/egd-lib.sh"
 skip_unless_guard
 
@@ -28,4 +29,14 @@ RNGD_PID=$first GUARD_JOB=$first_job
 stop_rngd TERM
 [ "$RC" = 0 ] || fail "rngd exited $RC"
 [ ! -e "$SOCK" ] || fail "SIGTERM left the socket"
-echo "ok: stale socket replaced after kill -9, live socket not taken, removed on SIGTERM"
+
+# A socket at the path that is not this rngd's (another server's, put
+# there after it started) stays when it stops: only its own is removed.
+run_one
+mv "$SOCK" "$T/moved.sock"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$SOCK"
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC"
+[ -S "$SOCK" ] || fail "rngd removed a socket that was not its own"
+rm -f "$SOCK" "$T/moved.sock"
+echo "ok: stale socket replaced after kill -9, live socket not taken, removed on SIGTERM, another's socket left"

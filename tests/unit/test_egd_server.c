@@ -241,11 +241,19 @@ static void test_socket_symlink_race(void **state)
 	race_path = path;
 	race_target = victim;
 	cfg.mode = 0666;
-	start();
+	/* What appeared at the path meanwhile is neither followed nor
+	 * replaced (it might be another server's socket): the start fails. */
+	assert_int_equal(egd_server_open(&srv, &cfg, &res, &logger), -EEXIST);
 	assert_null(race_path);                /* the swap did happen */
 	assert_int_equal(stat(victim, &st), 0);
 	if ((st.st_mode & 07777) != 0600)
 		fail_msg("chmod followed the symlink: the victim file is now %04o", (unsigned int)(st.st_mode & 07777));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	egd_server_close(&srv);
+	/* With nothing swapped in, the socket is served with its mode. */
+	assert_int_equal(unlink(path), 0);
+	start();
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
 	assert_int_equal(st.st_mode & 07777, 0666);
