@@ -195,7 +195,7 @@ static int run(struct rngd *d)
 {
 	struct rngd_loop_config lc;
 	char err[RNGD_ERR_MAX];
-	int r, code;
+	int r;
 
 	r = rngd_source_set_build(&d->opts, &d->slots, &d->n_slots, err);
 	if (r < 0) {
@@ -203,6 +203,8 @@ static int run(struct rngd *d)
 		return RNGD_EXIT_USAGE;
 	}
 	if (d->opts.list) {
+		int code;
+
 		r = rngd_source_list(stdout, d->slots, d->n_slots, d->opts.open_wait_ms,
 				     rngd_daemon_sink_is_kernel(&d->opts));
 		if (r < 0)
