@@ -36,6 +36,10 @@
 #define EGD_MAX_CLIENTS 4096u
 /* How long accepting pauses after accept4() failed for want of fds. */
 #define EGD_ACCEPT_PAUSE_MS 1000u
+/* Connect and drop lines logged in RNGD_RATELIMIT_WINDOW_MS (30 s): far
+ * above what QEMU's few connections give, far below a flood's 30000 a
+ * second. */
+#define EGD_CLIENT_LOG_BURST 100u
 
 struct egd_server_config {
 	const char *path;
@@ -97,6 +101,9 @@ struct egd_server {
 	bool running;
 	bool stop;
 	struct rngd_ratelimit refuse_rl;
+	/* Each client's connect and drop lines: a client that connects and
+	 * sends a bad command in a loop must not flood the log. */
+	struct rngd_ratelimit client_rl;
 	uint64_t accept_paused_until; /* accept4() ran out of fds: 0 or when to try again */
 	uint64_t accept_pauses;
 };

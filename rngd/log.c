@@ -134,7 +134,7 @@ bool rngd_ratelimit_allow(struct rngd_ratelimit *rl, uint64_t now_ms, unsigned l
 		rl->window_start_ms = now_ms;
 		rl->in_window = 0;
 	}
-	if (rl->in_window >= RNGD_RATELIMIT_BURST) {
+	if (rl->in_window >= (rl->burst ? rl->burst : RNGD_RATELIMIT_BURST)) {
 		rl->suppressed++;
 		return false;
 	}

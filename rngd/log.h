@@ -29,6 +29,7 @@ struct rngd_ratelimit {
 	uint64_t window_start_ms;
 	unsigned int in_window;
 	unsigned long suppressed;
+	unsigned int burst;     /* lines a window; 0: RNGD_RATELIMIT_BURST */
 };
 
 /* One line on standard error before the log is set up (a usage error, a

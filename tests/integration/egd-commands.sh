@@ -38,6 +38,22 @@ wait_log "sent entropy \(command 0x03\): clients may not write; disconnected"
 [ "$("$EGD_CLIENT" "$SOCK" raw 0007)" = closed ] || fail "unknown command 0x07 not refused"
 wait_log "sent an unknown command 0x07; disconnected"
 [ "$("$EGD_CLIENT" "$SOCK" raw 02 )" = open ] || fail "half a request was dropped at once (the stall time-out is 30 s)"
+# A client that connects and sends a bad command in a loop does not
+# flood the log: at most 100 connect and drop lines in 30 s (it wrote two
+# for each of its connections, 30000 a second); rngd still serves.
+before=$(grep -cE "egd: client [0-9]+ \(pid" "$T/log")
+python3 - "$SOCK" <<'PY' || fail "the flooding client failed"
+import socket, sys
+for _ in range(300):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.sendall(b"\x07")
+    s.recv(1)
+    s.close()
+PY
+lines=$(( $(grep -cE "egd: client [0-9]+ \(pid" "$T/log") - before ))
+[ "$lines" -le 100 ] || fail "300 bad clients wrote $lines connect/drop lines (at most 100 in 30 s)"
+"$EGD_CLIENT" "$SOCK" read 10 "$T/c4" > /dev/null || fail "no read after the flood"
 wait "$waiter" || fail "the waiting client was affected"
 # Every byte served is a passing byte, none twice (the hung-up client's
 # bytes are not served again: they are gone with it).
@@ -51,4 +67,4 @@ stop_rngd TERM
 [ "$RC" = 0 ] || fail "rngd exited $RC"
 wait_log "egd: summary: "
 [ ! -e "$SOCK" ] || fail "the socket was left behind after SIGTERM"
-echo "ok: every command; $(cat "$T/check"); $served bytes served; 0x03 and 0x07 refused; mid-reply hang-up"
+echo "ok: every command; $(cat "$T/check"); $served bytes served; 0x03 and 0x07 refused; mid-reply hang-up; 300 bad clients wrote $lines log lines"

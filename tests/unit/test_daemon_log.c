@@ -42,6 +42,20 @@ static void test_burst_then_count(void **state)
 	assert_int_equal(suppressed, 0);
 }
 
+/* A limiter of its own size (the EGD clients' lines: 100 a window). */
+static void test_burst_of_its_own(void **state)
+{
+	struct rngd_ratelimit rl = { .burst = RNGD_RATELIMIT_BURST + 3 };
+	unsigned long suppressed;
+
+	(void)state;
+	for (unsigned int i = 0; i < RNGD_RATELIMIT_BURST + 3; i++)
+		assert_true(rngd_ratelimit_allow(&rl, 1000 + i, &suppressed));
+	assert_false(rngd_ratelimit_allow(&rl, 2000, &suppressed));
+	assert_true(rngd_ratelimit_allow(&rl, 1000 + RNGD_RATELIMIT_WINDOW_MS, &suppressed));
+	assert_int_equal(suppressed, 1);
+}
+
 static void test_quiet_source_never_limited(void **state)
 {
 	struct rngd_ratelimit rl = { 0 };
@@ -152,6 +166,7 @@ static void test_journal_gets_each_line_priority(void **state)
 
 RNGD_TEST_MAIN(
 	cmocka_unit_test(test_burst_then_count),
+	cmocka_unit_test(test_burst_of_its_own),
 	cmocka_unit_test(test_quiet_source_never_limited),
 	cmocka_unit_test(test_levels_filtered),
 	cmocka_unit_test(test_level_change_while_logging),
