@@ -225,13 +225,17 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	/* link(), not rename(): it never replaces what another server put at
 	 * the path since clear_stale() looked, so two servers cannot both
 	 * think they serve it. */
-	if (lstat(priv_sock, &st) < 0 || link(priv_sock, cfg->path) < 0) {
-		r = -errno;
+	r = lstat(priv_sock, &st) < 0 ? -errno : link(priv_sock, cfg->path) < 0 ? -errno : 0;
+	/* A file system without hard links, or a policy that refuses them:
+	 * rename() as before, which replaces what is there. */
+	if (r < 0 && r != -EEXIST && r != -ENOENT && rename(priv_sock, cfg->path) == 0)
+		r = 0;
+	if (r < 0) {
 		if (r == -EEXIST)
 			rngd_log(log, LOG_ERR, WHO, "%s appeared while rngd was binding (another server?); not replacing it",
 				 cfg->path);
 		else
-			rngd_log(log, LOG_ERR, WHO, "cannot move the socket to %s: %s", cfg->path, strerror(-r));
+			rngd_log(log, LOG_ERR, WHO, "cannot put the socket at %s: %s", cfg->path, strerror(-r));
 		goto fail;
 	}
 	s->sock_dev = st.st_dev;
@@ -380,10 +384,19 @@ void egd_server_log_stats(struct egd_server *s, const char *why)
 	(void)pthread_mutex_unlock(&s->lock);
 }
 
-void egd_server_close(struct egd_server *s)
+void egd_server_unlink_own(const struct egd_server *s)
 {
 	struct stat st;
 
+	/* After privileges drop this may fail: the next start replaces it.
+	 * Only our own socket: not one a later server put there. */
+	if (s->path && s->sock_ino && lstat(s->path, &st) == 0 && st.st_dev == s->sock_dev &&
+	    st.st_ino == s->sock_ino)
+		(void)unlink(s->path);
+}
+
+void egd_server_close(struct egd_server *s)
+{
 	egd_server_stop(s);
 	if (s->clients) {
 		for (size_t i = s->hi; i > 0; i--)
@@ -403,10 +416,7 @@ void egd_server_close(struct egd_server *s)
 	if (s->listen_fd >= 0) {
 		(void)close(s->listen_fd);
 		s->listen_fd = -1;
-		/* After privileges drop this may fail: the next start replaces it.
-		 * Only our own socket: not one a later server put there. */
-		if (s->path && lstat(s->path, &st) == 0 && st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
-			(void)unlink(s->path);
+		egd_server_unlink_own(s);
 	}
 	if (s->reserve && s->wake_fd >= 0)
 		egd_reserve_set_data_wake(s->reserve, -1);

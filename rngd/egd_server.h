@@ -138,6 +138,10 @@ void egd_server_log_stats(struct egd_server *s, const char *why);
 /* Bytes served to connected clients and to gone ones, in all. */
 uint64_t egd_server_bytes_served(struct egd_server *s);
 
+/* Remove the socket file if it is still this server's (not one another
+ * server put at the path since): at exit, also from the start-up watch. */
+void egd_server_unlink_own(const struct egd_server *s);
+
 /* Disconnect everyone, close and unlink the socket. Safe after a failed open. */
 void egd_server_close(struct egd_server *s);
 

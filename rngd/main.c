@@ -92,8 +92,8 @@ static void stop_during_startup(void *ctx, const char *signal_name, const char *
 		if (d->hwq.note[0])
 			rngd_log(&d->log, LOG_NOTICE, "hwrng", "%s", d->hwq.note);
 	}
-	if (d->egd_open && d->opts.egd_socket)
-		(void)unlink(d->opts.egd_socket);
+	if (d->egd_open)
+		egd_server_unlink_own(&d->egd);
 	pidfile_release(&d->pidfile_fd);
 	notify_stopping();
 	(void)fflush(stdout);

@@ -60,9 +60,14 @@ done
 # the phase, with the pid file emptied.
 start_listener
 start_rngd -x all -n tpm -O tpm:host:127.0.0.1 -O "tpm:port:$PORT" -r "$T/in" -o "$T/sink" --state-dir="$T/state.term" \
-	-p "$T/term.pid"
+	-p "$T/term.pid" --egd-socket "$T/egd.sock"
 sleep 1
 [ -s "$T/term.pid" ] || fail "no pid in the pid file while starting"
+# A socket put at the EGD path since (another server's) is not rngd's to
+# remove, also when the start-up's SIGTERM handling removes its own.
+[ -S "$T/egd.sock" ] || fail "no EGD socket while starting"
+mv "$T/egd.sock" "$T/egd.moved"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/egd.sock"
 t0=$(date +%s%N)
 stop_rngd TERM
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
@@ -70,6 +75,8 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 [ "$ms" -lt 3000 ] || fail "SIGTERM during the open's wait took $ms ms"
 grep -q "SIGTERM received while opening the sources" "$T/log" || fail "SIGTERM during the open's wait: $(tail -3 "$T/log")"
 [ -f "$T/term.pid" ] && [ ! -s "$T/term.pid" ] || fail "SIGTERM during the start left the pid file as: $(cat "$T/term.pid" 2>&1)"
+[ -S "$T/egd.sock" ] || fail "SIGTERM during the start removed a socket that was not rngd's"
+rm -f "$T/egd.sock" "$T/egd.moved"
 kill "$LISTENER" 2>/dev/null; wait "$LISTENER" 2>/dev/null; LISTENER=
 
 # --open-wait=0: the start waits as long as the open takes, as before.
