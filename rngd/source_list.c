@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rngd/credit.h"
@@ -59,19 +60,27 @@ static void board_init(struct probe_board *board)
 	board->running = 0;
 }
 
-/* Start a probe for each job, or run it here when no thread can be had. */
+/* Start a probe for each job. One that gets no thread is not probed
+ * here: unbounded, a hung probe would hold the list again. */
 static void probes_start(struct probe_board *board, struct probe_job *jobs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		pthread_t t;
+		int r;
 
 		(void)pthread_mutex_lock(&board->lock);
 		board->running++;
 		(void)pthread_mutex_unlock(&board->lock);
-		if (rngd_thread_start(&t, probe_main, &jobs[i]) == 0)
+		r = rngd_thread_start(&t, probe_main, &jobs[i]);
+		if (r == 0) {
 			(void)pthread_detach(t);
-		else
-			(void)probe_main(&jobs[i]);
+			continue;
+		}
+		(void)pthread_mutex_lock(&board->lock);
+		board->running--;
+		jobs[i].r = rng_source_why(jobs[i].src, -r, "not probed: no thread for it (%s)", strerror(r));
+		jobs[i].done = true;
+		(void)pthread_mutex_unlock(&board->lock);
 	}
 }
 

@@ -50,6 +50,11 @@ grep -qE '^rngd [0-9]' "$T/o" || fail "-v prints no version"
 "$GUARD" -- setpriv --reuid=65534 --regid=65534 --clear-groups "$RNGD" -c /dev/null -l > "$T/o" 2>&1 || fail "-l as nobody: $(cat "$T/o")"
 grep -qE '^hwrng +(yes|no|as-root) ' "$T/o" || fail "-l lacks hwrng"
 grep -qE '^file +no .*no file given' "$T/o" || fail "-l does not say why file is unusable"
+# No thread to probe with (a process limit; a uid no other process has):
+# each source is listed as not probed, none is probed unbounded here.
+"$GUARD" -- prlimit --nproc=1:1 setpriv --reuid=54321 --regid=54321 --clear-groups "$RNGD" -c /dev/null -l > "$T/o" 2>&1 ||
+	fail "-l with no thread: $(cat "$T/o")"
+grep -qE '^hwrng +no .*\[not probed: no thread for it' "$T/o" || fail "-l with no thread: $(cat "$T/o")"
 
 # A command that prints and exits, to an output it cannot write (a full
 # disk): exit 1 with one line, not 0 with the output lost.
