@@ -42,8 +42,8 @@ void egd_drop_client(struct egd_server *s, size_t i, int level, const char *why)
 	char name[64];
 
 	egd_client_name(c, name, sizeof(name));
-	rngd_log_limited(s->log, &s->client_rl, rngd_now_ms(), level, WHO, "%s %s; %" PRIu64 " bytes served to it", name,
-			 why, c->conn.bytes_served);
+	rngd_log_limited(s->log, level <= LOG_WARNING ? &s->client_warn_rl : &s->client_rl, rngd_now_ms(), level, WHO,
+			 "%s %s; %" PRIu64 " bytes served to it", name, why, c->conn.bytes_served);
 	if (c->peer)
 		c->peer->conns--;   /* its bucket stays: reconnecting buys nothing */
 	s->bytes_served_closed += c->conn.bytes_served;

@@ -136,6 +136,7 @@ int egd_server_open(struct egd_server *s, const struct egd_server_config *cfg,
 	s->limits = cfg->limits;
 	s->pid = getpid();
 	s->client_rl.burst = EGD_CLIENT_LOG_BURST;
+	s->client_warn_rl.burst = EGD_CLIENT_LOG_BURST;
 	if (!cfg->path || !cfg->path[0] || strlen(cfg->path) >= sizeof(sa.sun_path)) {
 		rngd_log(log, LOG_ERR, WHO, "socket path must be 1..%zu bytes", sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;

@@ -102,8 +102,11 @@ struct egd_server {
 	bool stop;
 	struct rngd_ratelimit refuse_rl;
 	/* Each client's connect and drop lines: a client that connects and
-	 * sends a bad command in a loop must not flood the log. */
+	 * sends a bad command in a loop must not flood the log. Warnings
+	 * (bad commands, flooding) have their own, so that routine connects
+	 * cannot crowd them out. */
 	struct rngd_ratelimit client_rl;
+	struct rngd_ratelimit client_warn_rl;
 	uint64_t accept_paused_until; /* accept4() ran out of fds: 0 or when to try again */
 	uint64_t accept_pauses;
 };

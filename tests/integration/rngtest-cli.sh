@@ -73,9 +73,9 @@ usage_case --sp800-90b-entropy=9
 usage_case --sp800-90b-sample-bits=3
 usage_case --sp800-90b-alpha=5
 # Out of range, and too small to represent: the range named at parse time.
-for a in -99999 -1e-320; do
+for a in -99999 -1e-320 -0.5; do
 	usage_case --sp800-90b-alpha="$a"
-	check "alpha $a: the range is named" grep -q "expected a number from -1024 to below 0" "$work/usage.err"
+	check "alpha $a: the range is named" grep -q "expected a number from -1024 to -1" "$work/usage.err"
 done
 usage_case --sp800
 check "--sp800: ambiguous is among the words" grep -q "ambiguous" "$work/usage.err"
