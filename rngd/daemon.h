@@ -85,7 +85,8 @@ void rngd_daemon_egd_attach(struct rngd *d);
  * (SIGUSR1: why "stats"; exit: "summary"); nothing without --egd-socket. */
 void rngd_daemon_log_egd_stats(struct rngd *d, const char *why);
 
-/* rngd/daemon_checks.c: each returns an exit code, 0 if fine. */
+/* rngd/daemon_sink.c. The path -o names, the default if none. */
+const char *rngd_daemon_sink_path(const struct rngd_options *o);
 /* -o none: no sink, the EGD clients alone are fed. */
 bool rngd_daemon_sink_is_none(const struct rngd_options *o);
 /* -o names the kernel's random device (the default): what rngd -l
@@ -93,6 +94,8 @@ bool rngd_daemon_sink_is_none(const struct rngd_options *o);
 bool rngd_daemon_sink_is_kernel(const struct rngd_options *o);
 /* Open the sink -o names, logging what it feeds, or why not. */
 int rngd_daemon_open_sink(struct rngd *d);
+
+/* rngd/daemon_checks.c: each returns an exit code, 0 if fine. */
 int rngd_daemon_lock_pidfile(struct rngd *d);
 int rngd_check_file_sources(const struct rngd_options *o);
 /* No regular file read by two enabled sources, no file or FIFO that the

@@ -92,7 +92,7 @@ static const char *slot_file(struct rngd_slot *slots, size_t i, struct stat *st)
 
 bool rngd_sink_file_stat(const struct rngd_options *o, struct stat *st)
 {
-	const char *sink = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	const char *sink = rngd_daemon_sink_path(o);
 
 	return !o->test_mode && strcmp(sink, "none") != 0 &&
 	       (strcmp(sink, "-") == 0 ? fstat(STDOUT_FILENO, st) : stat(sink, st)) == 0 &&
@@ -101,7 +101,7 @@ bool rngd_sink_file_stat(const struct rngd_options *o, struct stat *st)
 
 int rngd_check_shared_files(const struct rngd_options *o, struct rngd_slot *slots, size_t n)
 {
-	const char *sink = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	const char *sink = rngd_daemon_sink_path(o);
 	struct stat sink_st;
 	bool sink_is_file = rngd_sink_file_stat(o, &sink_st);
 

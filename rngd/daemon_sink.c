@@ -12,6 +12,11 @@
 #include "rngd/file_kind.h"
 #include "rngd/sink_null.h"
 
+const char *rngd_daemon_sink_path(const struct rngd_options *o)
+{
+	return o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+}
+
 bool rngd_daemon_sink_is_none(const struct rngd_options *o)
 {
 	return o->random_device && strcmp(o->random_device, "none") == 0;
@@ -19,7 +24,7 @@ bool rngd_daemon_sink_is_none(const struct rngd_options *o)
 
 bool rngd_daemon_sink_is_kernel(const struct rngd_options *o)
 {
-	const char *path = o->random_device ? o->random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	const char *path = rngd_daemon_sink_path(o);
 	struct stat st;
 
 	return !o->test_mode && stat(path, &st) == 0 && S_ISCHR(st.st_mode) && file_kind_is_random_device(&st);
@@ -27,7 +32,7 @@ bool rngd_daemon_sink_is_kernel(const struct rngd_options *o)
 
 int rngd_daemon_open_sink(struct rngd *d)
 {
-	const char *path = d->opts.random_device ? d->opts.random_device : RNGD_DEFAULT_RANDOM_DEVICE;
+	const char *path = rngd_daemon_sink_path(&d->opts);
 	struct stat st;
 	int r;
 

@@ -9,6 +9,7 @@
 
 #include "rngd/credit.h"
 #include "rngd/deadline.h"
+#include "rngd/reader.h"
 #include "rngd/source_list.h"
 #include "rngd/thread_stack.h"
 
@@ -47,17 +48,12 @@ static void *probe_main(void *arg)
 	return NULL;
 }
 
-static void board_init(struct probe_board *board)
+static int board_init(struct probe_board *board)
 {
-	pthread_condattr_t attr;
-
-	(void)pthread_mutex_init(&board->lock, NULL);
-	(void)pthread_condattr_init(&attr);
-	/* A clock step (NTP at boot) must not stretch or cut the wait. */
-	(void)pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	(void)pthread_cond_init(&board->cond, &attr);
-	(void)pthread_condattr_destroy(&attr);
 	board->running = 0;
+	(void)pthread_mutex_init(&board->lock, NULL);
+	/* Timed against CLOCK_MONOTONIC, as the deadline probes_wait() takes. */
+	return rngd_slot_cond_init(&board->cond);
 }
 
 /* Start a probe for each job. One that gets no thread is not probed
@@ -120,8 +116,8 @@ static void print_row(FILE *out, struct rngd_slot *slot, const struct probe_job 
 	 * depends on (e.g. which instruction it found): neither is read. */
 	if (job->done)
 		fprintf(out, "%-10s %-8s %-8.3f %-7d %s%s%s%s\n", src->name, usable_word(job->r),
-			credit_entropy_per_bit(src, set->credit_explicit, to_kernel && credit_is_circular(src)), src->priority, summary,
-			src->why[0] ? " [" : "", src->why, src->why[0] ? "]" : "");
+			credit_entropy_per_bit(src, set->credit_explicit, to_kernel && credit_is_circular(src)),
+			src->priority, summary, src->why[0] ? " [" : "", src->why, src->why[0] ? "]" : "");
 	else
 		fprintf(out, "%-10s %-8s %-8s %-7d %s [the probe gave no answer in %.1f s]\n", src->name, "no", "-",
 			src->priority, summary, wait_ms / 1000.0);
@@ -135,12 +131,11 @@ int rngd_source_list(FILE *out, struct rngd_slot *slots, size_t n, unsigned int 
 	struct probe_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
 	bool all_done;
 
-	if (!board || !jobs) {
+	if (!board || !jobs || board_init(board) < 0) {
 		free(board);
 		free(jobs);
 		return -ENOMEM;
 	}
-	board_init(board);
 	for (size_t i = 0; i < n; i++)
 		jobs[i] = (struct probe_job){ .board = board, .src = rngd_slot_source_mut(rngd_slot_at(slots, i)) };
 	probes_start(board, jobs, n);
