@@ -15,6 +15,7 @@
 
 #include "rngd/compat.h"
 #include "rngd/compat_peers.h"
+#include "rngd/options_table.h"
 #include "sources/parse_num.h"
 #include "sources/source.h"
 
@@ -367,8 +368,12 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 
 			for (size_t k = 0; k < RNGD_PEER_RNG_TOOLS_WORDS; k++) {
 				size_t len = strlen(rngd_peer_rng_tools_words[k].peer);
+				const struct opt_def *d = rngd_opt_by_name(rngd_peer_rng_tools_words[k].native + 2);
 
-				if (strncmp(w, rngd_peer_rng_tools_words[k].peer, len) == 0 && (w[len] == '\0' || w[len] == '=')) {
+				/* A flag's spelling with "=VALUE" stays as typed, so
+				 * the error names what the user wrote. */
+				if (strncmp(w, rngd_peer_rng_tools_words[k].peer, len) == 0 &&
+				    (w[len] == '\0' || (w[len] == '=' && d && d->arg))) {
 					snprintf(buf, sizeof(buf), "%s%s", rngd_peer_rng_tools_words[k].native, w + len);
 					w = buf;
 					break;

@@ -33,6 +33,7 @@ const struct peer_opt rngd_peer_debian_opts[] = {
 	{ 'T', "rng-timeout", true, ACT_RNG_TIMEOUT, NULL, "checked, then noted: nothing to tune here" },
 	{ 'p', "pidfile", true, ACT_SAME, "pid-file", "rngd --pid-file" },
 	{ '?', "help", false, ACT_FLAG, "help", "this list" },
+	{ 0, "usage", false, ACT_FLAG, "help", "this list (argp's short usage in the peer)" },
 	{ 'V', "version", false, ACT_FLAG, "version", "rngd --version" },
 	{ 0, NULL, false, ACT_SAME, NULL, NULL },
 };
@@ -53,6 +54,7 @@ const struct peer_opt rngd_peer_rng_tools5_opts[] = {
 	{ 'q', "quiet", false, ACT_FLAG, "quiet", "rngd --quiet" },
 	{ 'v', "verbose", false, ACT_FLAG, "list", "rngd --list: the sources and why each runs or not; exits" },
 	{ '?', "help", false, ACT_FLAG, "help", "this list" },
+	{ 0, "usage", false, ACT_FLAG, "help", "this list (argp's short usage in the peer)" },
 	{ 'V', "version", false, ACT_FLAG, "version", "rngd --version" },
 	{ 0, NULL, false, ACT_SAME, NULL, NULL },
 };
@@ -60,6 +62,8 @@ const struct peer_opt rngd_peer_rng_tools5_opts[] = {
 /* rng-tools 6.17 spellings that rngd's own table does not have. */
 const struct rngd_peer_word rngd_peer_rng_tools_words[RNGD_PEER_RNG_TOOLS_WORDS] = {
 	{ "-?", "--help" },
+	/* argp's short usage line; the help is what a script gets here. */
+	{ "--usage", "--help" },
 	{ "-V", "--version" },
 	{ "--force_reseed", "--force-reseed" },
 };

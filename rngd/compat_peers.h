@@ -41,7 +41,7 @@ struct rngd_peer_word {
 	const char *native;
 };
 
-#define RNGD_PEER_RNG_TOOLS_WORDS 3
+#define RNGD_PEER_RNG_TOOLS_WORDS 4
 extern const struct rngd_peer_word rngd_peer_rng_tools_words[RNGD_PEER_RNG_TOOLS_WORDS];
 
 /* debian --hrng=NAME: the peer's "known-good defaults" for a device. Its

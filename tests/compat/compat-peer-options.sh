@@ -91,6 +91,17 @@ for p in debian rng-tools5; do
 		echo "$listed" | grep -qxF -- "$o" || fail "$p --help does not list $o"
 	done
 done
+# argp's --usage, which all three peers had: exit 0 with the help (it was
+# "unknown option", exit 2); with a value it is an error naming --usage.
+for p in rng-tools debian rng-tools5; do
+	"$GUARD" -- "$RNGD" --compat="$p" --config=/dev/null --usage > "$T/usage" 2> "$T/err" ||
+		fail "$p --usage: exit $?, $(cat "$T/err")"
+	head -1 "$T/usage" | grep -q '^Usage: rngd ' || fail "$p --usage printed no usage line: $(head -1 "$T/usage")"
+	if "$GUARD" -- "$RNGD" --compat="$p" --config=/dev/null --usage=1 > /dev/null 2> "$T/err"; then
+		fail "$p --usage=1 was accepted"
+	fi
+	grep -q -- "--usage" "$T/err" || fail "$p --usage=1: the error does not name --usage: $(cat "$T/err")"
+done
 # The usage line names the program, not the path it was run by.
 "$GUARD" -- "$RNGD" --compat=debian --help | head -1 | grep -qx 'Usage: rngd \[OPTION\]\.\.\.' ||
 	fail "debian --help: the usage line is $("$GUARD" -- "$RNGD" --compat=debian --help | head -1)"
