@@ -366,6 +366,11 @@ int rngd_flow_write_pending(struct rngd_loop *l, size_t demand)
 	}
 	l->pending_off += part;
 	l->pending_credit -= credit;
+	/* A failed block is mixed once, as much as this write takes: kept,
+	 * its rest would fill the next writes too (a 64-byte top-up a minute
+	 * took about 40 of them) while passing blocks waited behind it. */
+	if (l->pending_failed)
+		l->pending_off = l->pending_len;
 	if (l->pending_off == l->pending_len) {
 		explicit_bzero(l->pending, sizeof(l->pending));
 		l->pending_len = l->pending_off = 0;

@@ -468,6 +468,27 @@ static void test_mix_gives_zero_credit(void **state)
 	assert_int_equal(r->slot->stats.bytes_mixed, r->sink.bytes);
 }
 
+/* A failed block is mixed once, as much as one write takes, and its rest
+ * dropped: a sink taking 64 bytes at a time (a top-up) gets fresh passing
+ * blocks right after it, not 40 writes of the same zeros. */
+static void test_mix_takes_one_write_per_failed_block(void **state)
+{
+	struct run *r = *state;
+
+	r->cfg.on_fail = RNGD_ON_FAIL_MIX;
+	r->cfg.quarantine_after = 1000000;
+	r->sink.demand = 64;
+	r->src.zeros_reads = 2;   /* the gate's seed block, then one that fails */
+	run_loop_until_bytes(r, 2 * FIPS_BLOCK_BYTES);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r->slot->stats.blocks_failed, 1);
+	assert_int_equal(r->slot->stats.bytes_mixed, 64);
+	assert_int_equal(r->sink.zero_credit_bytes, 64);
+	assert_int_equal(r->sink.max_write, 64);
+	/* Everything else came from passing blocks, credited in full. */
+	assert_int_equal(r->sink.credit, (r->sink.bytes - 64) * 4);
+}
+
 static void test_drop_quarantines(void **state)
 {
 	struct run *r = *state;
@@ -965,6 +986,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_reader_waiting_on_fd_stops_on_its_own),
 	RNGD_FIXTURE_TEST(test_credit_split_over_steps),
 	RNGD_FIXTURE_TEST(test_mix_gives_zero_credit),
+	RNGD_FIXTURE_TEST(test_mix_takes_one_write_per_failed_block),
 	RNGD_FIXTURE_TEST(test_drop_quarantines),
 	RNGD_FIXTURE_TEST(test_quarantine_retests_and_return_are_counted),
 	RNGD_FIXTURE_TEST(test_open_failure_backs_off),
