@@ -97,8 +97,8 @@ static void write_stats_file(struct rngd_loop *l, uint64_t now)
 	refresh_sink_stats(l);
 	r = rngd_stats_write_prometheus(l->cfg.stats_file, e, n, &l->sink_stats, l->sink->name);
 	if (r < 0)
-		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s: %s",
-				 l->cfg.stats_file, strerror(-r));
+		rngd_log_limited(l->log, &l->loop_rl, now, LOG_WARNING, "rngd", "stats file %s (written as %s.tmp): %s",
+				 l->cfg.stats_file, l->cfg.stats_file, strerror(-r));
 }
 
 static void print_rates(struct rngd_loop *l, uint64_t now)

@@ -194,7 +194,12 @@ int rngd_stats_write_prometheus(const char *path, const struct rngd_stats_entry 
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	/* Whatever is at PATH.tmp goes, and the file is new: an open of a
+	 * FIFO left there would block the loop until someone read it, and a
+	 * link (symbolic or hard) would have its target written. */
+	if (unlink(tmp) < 0 && errno != ENOENT)
+		return -errno;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -errno;
 	f = fdopen(fd, "w");

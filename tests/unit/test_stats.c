@@ -171,20 +171,72 @@ static void test_prometheus_errors_leave_the_old_file(void **state)
 	snprintf(path, sizeof(path), "%s/rngd.prom", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), 0);
-	/* PATH.tmp is a symbolic link: not followed (O_NOFOLLOW). */
-	assert_int_equal(symlink("/etc/passwd", tmp), 0);
+	/* A directory at PATH.tmp cannot be replaced: an error, and the old
+	 * file stays. */
+	assert_int_equal(mkdir(tmp, 0700), 0);
 	a.bytes_read = 2;
-	assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), -ELOOP);
+	assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), -EISDIR);
 	text = read_all(path);
 	assert_non_null(strstr(text, "rngd_source_bytes_read_total{source=\"hwrng\"} 1\n"));
 	free(text);
-	assert_int_equal(unlink(tmp), 0);
+	assert_int_equal(rmdir(tmp), 0);
 
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[sizeof(longpath) - 1] = '\0';
 	assert_int_equal(rngd_stats_write_prometheus(longpath, e, 1, &sk, "file"), -ENAMETOOLONG);
 	snprintf(longpath, sizeof(longpath), "%s/missing/rngd.prom", dir);
 	assert_int_equal(rngd_stats_write_prometheus(longpath, e, 1, &sk, "file"), -ENOENT);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* Whatever is left at PATH.tmp is replaced, never written through: a
+ * FIFO (its open would block the loop until someone read it), a symbolic
+ * link and a hard link (their targets would be written). */
+static void test_prometheus_tmp_is_always_a_new_file(void **state)
+{
+	char dir[] = "/tmp/test_stats.XXXXXX", path[64], tmp[72], target[64];
+	int fifo_reader = -1;
+	struct rngd_source_stats a = { .bytes_read = 7 };
+	const struct rngd_stats_entry e[] = { { .name = "hwrng", .st = &a, .state = "active" } };
+	struct rngd_sink_stats sk = { 0 };
+	struct stat st;
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/rngd.prom", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	for (int kind = 0; kind < 3; kind++) {
+		FILE *t = fopen(target, "w");
+
+		assert_non_null(t);
+		assert_int_equal(fputs("untouched\n", t) >= 0, 1);
+		assert_int_equal(fclose(t), 0);
+		if (kind == 0) {
+			assert_int_equal(mkfifo(tmp, 0600), 0);
+			/* A reader, so a regression fails below, not hangs here. */
+			fifo_reader = open(tmp, O_RDONLY | O_NONBLOCK);
+			assert_true(fifo_reader >= 0);
+		} else if (kind == 1)
+			assert_int_equal(symlink(target, tmp), 0);
+		else
+			assert_int_equal(link(target, tmp), 0);
+		assert_int_equal(rngd_stats_write_prometheus(path, e, 1, &sk, "file"), 0);
+		assert_int_equal(lstat(path, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_int_equal(st.st_nlink, 1);
+		text = read_all(path);
+		assert_non_null(strstr(text, "rngd_source_bytes_read_total{source=\"hwrng\"} 7\n"));
+		free(text);
+		text = read_all(target);
+		assert_string_equal(text, "untouched\n");
+		free(text);
+		assert_int_equal(lstat(tmp, &st), -1);
+		assert_int_equal(unlink(target), 0);
+	}
+	assert_int_equal(close(fifo_reader), 0);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
@@ -241,5 +293,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_rate_line),
 	cmocka_unit_test(test_status_line_names_the_phase),
 	cmocka_unit_test(test_prometheus_file_is_complete_and_escaped),
-	cmocka_unit_test(test_prometheus_errors_leave_the_old_file)
+	cmocka_unit_test(test_prometheus_errors_leave_the_old_file),
+	cmocka_unit_test(test_prometheus_tmp_is_always_a_new_file)
 )
