@@ -162,6 +162,16 @@ static int file_open(struct rng_source *src)
 			p->dev = st.st_dev;
 			p->ino = st.st_ino;
 			p->offset = (off_t)resume_offset(p, fd, &st);
+			if (p->record_error == -EBUSY) {
+				/* Tried again at the next open: the other reader
+				 * may be gone by then, and its offset is ours. */
+				p->regular = false;
+				p->record_tried = false;
+				return rng_source_why(src, -EBUSY,
+						      "%s is read by another rngd on the state folder %s, or by "
+						      "another source of this one (its read offset record is locked)",
+						      p->path, p->state_dir);
+			}
 			p->exhausted = p->offset > 0 && p->offset >= st.st_size;
 			if (p->exhausted)
 				return rng_source_why(src, -ENODATA,

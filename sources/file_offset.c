@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,7 +92,7 @@ int file_offset_open(struct file_offset_record *r, const char *state_dir, const 
 		     const struct stat *st)
 {
 	char name[80];
-	int dfd;
+	int dfd, err;
 
 	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
@@ -102,13 +103,25 @@ int file_offset_open(struct file_offset_record *r, const char *state_dir, const 
 	r->ino = (uint64_t)st->st_ino;
 	(void)snprintf(name, sizeof(name), "file-offset-%" PRIx64 "-%" PRIx64, r->dev, r->ino);
 	r->fd = openat(dfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
-	if (r->fd >= 0) {
-		load(r);
-		if (!r->valid)
-			load_legacy(r, dfd, path);
+	if (r->fd < 0) {
+		err = -errno;
+		(void)close(dfd);
+		return err;
 	}
+	/* One reader of the file at a time: a second rngd on the same
+	 * folder would start from the same offset and credit the same
+	 * bytes. Held as long as the record is open. */
+	if (flock(r->fd, LOCK_EX | LOCK_NB) < 0) {
+		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		rng_close_fd(&r->fd);
+		(void)close(dfd);
+		return err;
+	}
+	load(r);
+	if (!r->valid)
+		load_legacy(r, dfd, path);
 	(void)close(dfd);
-	return r->fd < 0 ? -errno : 0;
+	return 0;
 }
 
 bool file_offset_is_for(const struct file_offset_record *r, const struct stat *st)

@@ -41,7 +41,9 @@ struct file_offset_record {
 #define FILE_OFFSET_TAIL 64
 
 /* Open (create) the record of the file @st, reached as @path, in
- * @state_dir (created 0755 if missing) and read it. 0 or -errno. */
+ * @state_dir (created 0755 if missing), lock it (flock) and read it.
+ * 0, -EBUSY if another reader holds it (another rngd on the same folder,
+ * or another source of this one), or -errno. */
 int file_offset_open(struct file_offset_record *r, const char *state_dir, const char *path,
 		     const struct stat *st);
 

@@ -82,7 +82,7 @@ wait_log "file.2: cannot open yet"
 "$HELPER" gen random 40 "$T/late2" || fail gen
 # The second to open is refused; or, when the first has read it all by
 # then (a slow start), finds it read to its end in their one record.
-wait_log "late2 is the file file(.2)? reads: not read, as its bytes would be credited twice|late2 was read to its end by an earlier run" 20
+wait_log "late2 is the file file(.2)? reads: not read, as its bytes would be credited twice|late2 was read to its end by an earlier run|late2 is read by another rngd on the state folder" 20
 wait_log "exhausted" 20
 stop_rngd TERM
 both=$(( $(summary_field file "bits credited") + $(summary_field file.2 "bits credited") ))
@@ -91,6 +91,31 @@ both=$(( $(summary_field file "bits credited") + $(summary_field file.2 "bits cr
 "$GUARD" -- "$RNGD" -f -c /dev/null -x all -r "$T/late2" -o - >> "$T/late2" 2> "$T/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q "the file the sink (-o -) writes" "$T/err" || fail "-o - into the file read: exit $rc, $(cat "$T/err")"
+
+# Two rngd on one state folder and one credited file (the service and a
+# hand-run one): both read it from the same offset and credited its bytes
+# twice. The record's lock keeps the second out while the first runs;
+# once the first is gone the second resumes at the kept offset, here the
+# end.
+"$HELPER" gen random 100 "$T/shared" || fail gen
+start_rngd -x all -r "$T/shared" -O file:entropy_per_bit:1 -o "$T/sink.s1" --state-dir="$T/state3"
+wait_log "file: exhausted"
+"$GUARD" -p "$T/pid2" -- "$RNGD" -f -c /dev/null -x all -r "$T/shared" -O file:entropy_per_bit:1 \
+	-o "$T/sink.s2" --state-dir="$T/state3" 2> "$T/log2" &
+second=$!
+for _ in $(seq 100); do grep -q "shared is read by another rngd on the state folder" "$T/log2" 2>/dev/null && break; sleep 0.05; done
+grep -q "shared is read by another rngd on the state folder" "$T/log2" ||
+	fail "a second rngd on the same file and state folder was not kept out: $(grep file: "$T/log2")"
+stop_rngd TERM
+for _ in $(seq 100); do grep -q "shared was read to its end by an earlier run" "$T/log2" && break; sleep 0.05; done
+grep -q "shared was read to its end by an earlier run" "$T/log2" ||
+	fail "the second rngd did not take the file over at the first one's offset: $(grep file: "$T/log2" | tail -2)"
+kill -TERM "$(cat "$T/pid2")"; wait "$second"
+first=$(summary_field file "bits credited")
+second_bits=$(sed -n 's/.*notice: file: summary: .*bits credited \([0-9]*\),.*/\1/p' "$T/log2")
+[ "$first" -le $(( 100 * FIPS_BLOCK_BITS )) ] && [ "$second_bits" = 0 ] ||
+	fail "one file of 100 blocks credited $first + ${second_bits:-?} bits by two rngd"
+[ ! -s "$T/sink.s2" ] || fail "the second rngd wrote the shared file's bytes again"
 
 # A file credited 0 at start keeps no record: a SIGHUP that raises its
 # credit must not credit it (the next run would read it from its start
