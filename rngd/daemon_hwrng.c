@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "rngd/daemon.h"
 #include "rngd/device_watch.h"
@@ -23,18 +24,52 @@ static struct rngd_slot *hwrng_slot(struct rngd *d)
 	return NULL;
 }
 
-/* Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
- * pipes) must not take the kernel's hwrng credit away. */
+/* The kernel's hwrng device as its sysfs folder names it ("10:183"), so a
+ * --hwrng-sysfs stand-in names the stand-in device; 10:183 if unreadable. */
+static uint64_t kernel_hwrng_rdev(const struct rngd *d)
+{
+	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
+	unsigned int maj = HWRNG_KERNEL_DEVICE_MAJOR, min = HWRNG_KERNEL_DEVICE_MINOR;
+	char path[4096];
+	FILE *f;
+
+	(void)snprintf(path, sizeof(path), "%s/dev", dir);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%u:%u", &maj, &min) != 2) {
+			maj = HWRNG_KERNEL_DEVICE_MAJOR;
+			min = HWRNG_KERNEL_DEVICE_MINOR;
+		}
+		(void)fclose(f);
+	}
+	return (uint64_t)makedev(maj, min);
+}
+
+/*
+ * Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
+ * pipes) must not take the kernel's hwrng credit away, nor may another
+ * device read as hwrng (-r /dev/ttyACM0), which would leave the kernel's
+ * device credited by nobody. The slot may not be open yet: a /dev/hwrng
+ * still to come (retried, or still opening) is gated from its first
+ * block, and the device watch zeroes the device that then becomes current.
+ */
 void rngd_daemon_take_hwrng_quality(struct rngd *d)
 {
 	struct rngd_slot *hw = hwrng_slot(d);
 	const char *state_dir = d->opts.state_dir ? d->opts.state_dir : RNGD_DEFAULT_STATE_DIR;
+	const struct rng_source *src;
 	const char *who;
 	int r;
 
-	if (!hw || !rngd_slot_reader_snapshot(hw).open || !d->sink_is_kernel)
+	if (!hw || !d->sink_is_kernel)
 		return;
-	who = rngd_slot_source(hw)->name;
+	src = rngd_slot_source(hw);
+	who = src->name;
+	if (!hwrng_source_reads_kernel_hwrng(src, kernel_hwrng_rdev(d))) {
+		rngd_log(&d->log, LOG_INFO, who, "%s is not the kernel's hwrng device: its rng_quality left alone",
+			 src->ops->path(src));
+		return;
+	}
 	if (!d->opts.take_credit) {
 		rngd_log(&d->log, LOG_INFO, who, "--no-take-credit: the kernel's rng_quality left alone");
 		return;

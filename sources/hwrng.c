@@ -30,16 +30,13 @@
 
 #define HWRNG_DEFAULT_DEVICE "/dev/hwrng"
 
-/* The misc device's number: an fd on it outlives the device behind it. */
-#define HWRNG_MISC_MAJOR 10
-#define HWRNG_MISC_MINOR 183
-
 struct hwrng_priv {
 	char device[256];
 	int kept_fd;            /* the last open's fd, kept across close(); -1 */
 	int fd;                 /* kept_fd while open, else -1 */
 	int misc_device;        /* fact for hwrng_source_follows_device(), atomic */
 	int kernel_generator;   /* fact for reads_kernel_generator(), atomic */
+	uint64_t opened_rdev;   /* the last open's st_rdev, 0 before one; atomic */
 };
 
 static const struct hwrng_priv hwrng_defaults = {
@@ -110,9 +107,10 @@ static int hwrng_open(struct rng_source *src)
 	p->kept_fd = rng_take_fd(&fd);
 	p->fd = p->kept_fd;
 	__atomic_store_n(&p->misc_device,
-			 major(st.st_rdev) == HWRNG_MISC_MAJOR && minor(st.st_rdev) == HWRNG_MISC_MINOR,
+			 major(st.st_rdev) == HWRNG_KERNEL_DEVICE_MAJOR && minor(st.st_rdev) == HWRNG_KERNEL_DEVICE_MINOR,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
+	__atomic_store_n(&p->opened_rdev, (uint64_t)st.st_rdev, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -164,6 +162,19 @@ bool hwrng_source_follows_device(const struct rng_source *src)
 	const struct hwrng_priv *p = src->priv;
 
 	return src->ops == &rng_source_hwrng_ops && p && __atomic_load_n(&p->misc_device, __ATOMIC_ACQUIRE);
+}
+
+bool hwrng_source_reads_kernel_hwrng(const struct rng_source *src, uint64_t kernel_hwrng_rdev)
+{
+	const struct hwrng_priv *p = src->priv;
+	uint64_t rdev;
+
+	if (src->ops != &rng_source_hwrng_ops || !p)
+		return false;
+	rdev = __atomic_load_n(&p->opened_rdev, __ATOMIC_ACQUIRE);
+	if (rdev != 0)
+		return rdev == kernel_hwrng_rdev;
+	return strcmp(p->device, HWRNG_DEFAULT_DEVICE) == 0;
 }
 
 static int hwrng_set_option(struct rng_source *src, const char *key, const char *value)

@@ -4,6 +4,7 @@
 #define RNGD_SOURCES_HWRNG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct rng_source;
 
@@ -15,5 +16,19 @@ struct rng_source;
  * Any thread may ask.
  */
 bool hwrng_source_follows_device(const struct rng_source *src);
+
+/* The kernel's hwrng device, misc 10:183: an fd on it outlives the device
+ * behind it. */
+#define HWRNG_KERNEL_DEVICE_MAJOR 10
+#define HWRNG_KERNEL_DEVICE_MINOR 183
+
+/*
+ * Whether @src reads the kernel's hwrng device, whose rng_quality is the
+ * kernel's own credit for the same bytes: once opened, whether the device
+ * it opened is @kernel_hwrng_rdev (a udev link to /dev/hwrng is); before
+ * its first open, whether its path is /dev/hwrng. False for another
+ * device read as hwrng (-r /dev/ttyACM0, -r /dev/urandom).
+ */
+bool hwrng_source_reads_kernel_hwrng(const struct rng_source *src, uint64_t kernel_hwrng_rdev);
 
 #endif /* RNGD_SOURCES_HWRNG_H */

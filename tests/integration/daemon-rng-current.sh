@@ -21,6 +21,9 @@ skip_unless_guard
 
 sys=$T/sys
 mkdir "$sys"
+# The stand-in folder names its stand-in device, as the real one names
+# /dev/hwrng (10:183): rng_quality is taken only for that device.
+echo 1:9 > "$sys/dev"
 run() {
 	start_rngd -x all -n hwrng -O hwrng:device:/dev/urandom -o /dev/null --topup-interval=86400 \
 		--hwrng-sysfs="$sys" --state-dir="$T/state" "$@"
@@ -76,4 +79,14 @@ stop_rngd TERM
 [ "$(cat "$sys/rng_quality")" = 1000 ] || fail "after SIGKILL and restart, rng_quality ended at $(cat "$sys/rng_quality"), not 1000"
 grep -qE "hwrng: .*left by an unclean exit: 1000" "$T/log" || fail "the recovered value was not logged"
 [ ! -e "$T/state/hwrng-quality" ] || fail "the state file outlived a clean restore"
+# 5. Another device read as hwrng (-r /dev/ttyACM0, -r /dev/urandom):
+# the kernel's own device keeps its credit, as nobody else reads it.
+echo 10:183 > "$sys/dev"
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run
+wait_log "hwrng: /dev/urandom is not the kernel's hwrng device: its rng_quality left alone"
+stop_rngd TERM
+[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "another device read as hwrng zeroed the kernel's: rng_quality $(cat "$sys/rng_quality")"
+echo 1:9 > "$sys/dev"
+
 echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart"

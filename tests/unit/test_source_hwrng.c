@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -33,6 +34,25 @@ static int setup(void **state)
 {
 	*state = fixture_source_new(&rng_source_hwrng_ops);
 	return 0;
+}
+
+/* Whether rng_quality is the kernel's credit for what this source reads:
+ * before an open, /dev/hwrng by path; after one, the device it opened
+ * against the kernel's hwrng device number (here a stand-in, /dev/zero). */
+static void test_kernel_hwrng_told_by_device_then_path(void **state)
+{
+	struct rng_source *src = *state;
+	const uint64_t misc_hwrng = makedev(HWRNG_KERNEL_DEVICE_MAJOR, HWRNG_KERNEL_DEVICE_MINOR);
+	const uint64_t zero = makedev(1, 5);
+
+	assert_true(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/ttyACM0"), 0);
+	assert_false(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
+	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_true(hwrng_source_reads_kernel_hwrng(src, zero));
+	assert_false(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
+	src->ops->close(src);
 }
 
 static void test_probe_names_what_is_wrong(void **state)
@@ -162,5 +182,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_device_option_is_checked),
 	RNGD_FIXTURE_TEST(test_reads_the_device),
 	RNGD_FIXTURE_TEST(test_kernel_generator_told_by_number),
-	RNGD_FIXTURE_TEST(test_fd_outlives_close_until_release)
+	RNGD_FIXTURE_TEST(test_fd_outlives_close_until_release),
+	RNGD_FIXTURE_TEST(test_kernel_hwrng_told_by_device_then_path)
 )
