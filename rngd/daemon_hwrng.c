@@ -45,6 +45,21 @@ static uint64_t kernel_hwrng_rdev(const struct rngd *d)
 	return (uint64_t)makedev(maj, min);
 }
 
+/* Not gating the hwrng: put back what an earlier rngd's unclean exit left
+ * at 0, which no later rngd would otherwise do. */
+static void recover_hwrng_quality(struct rngd *d, const char *who, const char *state_dir)
+{
+	struct hwrng_quality q;
+	int r = hwrng_quality_recover(&q, d->opts.hwrng_sysfs, state_dir);
+
+	if (q.note[0])
+		rngd_log(&d->log, LOG_NOTICE, who, "%s", q.note);
+	if (r < 0)
+		rngd_log(&d->log, LOG_WARNING, who,
+			 "the rng_quality record in %s (left by an unclean exit) cannot be acted on: %s", state_dir,
+			 strerror(-r));
+}
+
 /*
  * Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
  * pipes) must not take the kernel's hwrng credit away, nor may another
@@ -61,17 +76,21 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d)
 	const char *who;
 	int r;
 
-	if (!hw || !d->sink_is_kernel)
+	if (!hw || !d->sink_is_kernel) {
+		recover_hwrng_quality(d, "hwrng", state_dir);
 		return;
+	}
 	src = rngd_slot_source(hw);
 	who = src->name;
 	if (!hwrng_source_reads_kernel_hwrng(src, kernel_hwrng_rdev(d))) {
 		rngd_log(&d->log, LOG_INFO, who, "%s is not the kernel's hwrng device: its rng_quality left alone",
 			 src->ops->path(src));
+		recover_hwrng_quality(d, who, state_dir);
 		return;
 	}
 	if (!d->opts.take_credit) {
 		rngd_log(&d->log, LOG_INFO, who, "--no-take-credit: the kernel's rng_quality left alone");
+		recover_hwrng_quality(d, who, state_dir);
 		return;
 	}
 	/* Held until hwq_taken says what the stop callback must restore. */

@@ -240,6 +240,54 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 	return 0;
 }
 
+int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir)
+{
+	char cur[HWRNG_QUALITY_DEVICE_MAX], path[4096];
+	const struct hwrng_quality_saved *rec;
+	int quality, r;
+
+	memset(q, 0, sizeof(*q));
+	q->quality_fd = q->current_fd = q->dir_fd = -1;
+	q->state_fd = q->state_dir_fd = -1;
+	q->saved_quality = -1;
+	/* Only a record that is there: no folder is made to look. */
+	(void)snprintf(path, sizeof(path), "%s/%s", state_dir, HWRNG_QUALITY_STATE_FILE);
+	if (access(path, F_OK) < 0)
+		return 0;
+	r = hwrng_state_open(q, state_dir);
+	/* Another rngd gates the hwrng: the record, and the 0, are its. */
+	if (r < 0 || q->n_recorded == 0 || q->state_dir_fd < 0)
+		goto out;
+	q->dir_fd = open(sysfs_dir ? sysfs_dir : RNG_HWRNG_SYSFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (q->dir_fd >= 0)
+		q->current_fd = openat(q->dir_fd, "rng_current", O_RDONLY | O_CLOEXEC);
+	if (q->current_fd >= 0)
+		q->quality_fd = openat(q->dir_fd, "rng_quality", O_RDWR | O_CLOEXEC);
+	if (q->quality_fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	r = read_line(q->current_fd, cur, sizeof(cur));
+	rec = r == 0 ? hwrng_state_recorded(q, cur) : NULL;
+	if (!rec)
+		goto out;   /* a device not current now: its record stays */
+	quality = read_quality(q);
+	if (quality == 0 && rec->quality > 0) {
+		r = write_quality(q, rec->quality);
+		if (r < 0)
+			goto out;
+		hwrng_quality_note(q, "%s: rng_quality restored to %d from the state file: an earlier rngd's unclean "
+			 "exit left it 0, and this one does not gate the device", cur, rec->quality);
+	}
+	/* Done with: the current device was the only one it named. */
+	if (q->n_recorded == 1 && unlinkat(q->state_dir_fd, HWRNG_QUALITY_STATE_FILE, 0) < 0)
+		hwrng_quality_note(q, "could not remove the state file: %s", strerror(errno));
+	r = 0;
+out:
+	close_all(q);
+	return r < 0 && r != -EBUSY ? r : 0;
+}
+
 int hwrng_quality_check(struct hwrng_quality *q)
 {
 	char cur[HWRNG_QUALITY_DEVICE_MAX];

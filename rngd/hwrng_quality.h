@@ -61,6 +61,16 @@ struct hwrng_quality {
  * the take. The state folder is locked (flock) until restore(): -EBUSY,
  * with nothing read or written, if another rngd holds it. */
 int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir);
+/*
+ * For an rngd that does not gate the hwrng (--no-take-credit, hwrng off,
+ * a file sink, another device read as hwrng): if the record in @state_dir
+ * names the current device and it is still at 0, an earlier rngd's
+ * unclean exit left it so, and no other rngd would put it back: restore
+ * the recorded quality (noted), and remove a record that named only it.
+ * Nothing if another rngd holds the folder's lock (it gates the device).
+ * Closes what it opened; 0 or -errno (the record could not be acted on).
+ */
+int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir);
 /* Re-read rng_current and rng_quality. 1 if the source is a new one: rng_current
  * changed, or the same device is back at a non-zero quality (it unregistered
  * and registered again, at its driver's quality); its quality is set to 0

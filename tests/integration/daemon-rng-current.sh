@@ -89,4 +89,25 @@ stop_rngd TERM
 [ "$(cat "$sys/rng_quality")" = 1000 ] || fail "another device read as hwrng zeroed the kernel's: rng_quality $(cat "$sys/rng_quality")"
 echo 1:9 > "$sys/dev"
 
+# 6. An unclean exit, then an rngd that does not gate the device
+# (--no-take-credit, a file sink): nobody else would put the quality
+# back, so it restores the recorded one and drops the record.
+for how in --no-take-credit file-sink; do
+	echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+	run
+	wait_log "hwrng: .*(rng_quality|quality)"
+	stop_rngd KILL
+	[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") after SIGKILL"
+	if [ "$how" = file-sink ]; then
+		start_rngd -x all -n hwrng -O hwrng:device:/dev/urandom -o "$T/fsink" --hwrng-sysfs="$sys" --state-dir="$T/state"
+		wait_log "feeding the file sink"
+	else
+		run --no-take-credit
+	fi
+	wait_log "fake0: rng_quality restored to 1000 from the state file"
+	stop_rngd TERM
+	[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "$how after SIGKILL: rng_quality $(cat "$sys/rng_quality"), not 1000"
+	[ ! -e "$T/state/hwrng-quality" ] || fail "$how: the record outlived the restore"
+done
+
 echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart"

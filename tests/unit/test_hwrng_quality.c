@@ -769,6 +769,48 @@ static void test_record_made_before_the_device(void **state)
 	assert_int_equal(core.dev[0].quality, 1000);
 }
 
+/* An rngd that does not gate the hwrng after an unclean exit: it puts the
+ * recorded quality back, unless another rngd holds the record, and keeps
+ * what the record says of other devices. */
+static void test_recover_without_gating(void **state)
+{
+	static const char two[] = "rngd hwrng-quality 1\nvirtio_rng.0 1000\ntpm-rng-0 800\n";
+	struct hwrng_quality first, q;
+	unsigned int writes;
+
+	(void)state;
+	/* No record: nothing opened, nothing written, no folder made. */
+	start_and_take(&first, "virtio_rng.0", 1000, NULL);
+	hwrng_quality_restore(&first);
+	writes = core.quality_writes;
+	assert_int_equal(hwrng_quality_recover(&q, core.dir, state_dir), 0);
+	assert_int_equal(core.quality_writes, writes);
+	assert_string_equal(q.note, "");
+
+	/* Killed while gating: the 0 and the record stay. */
+	assert_int_equal(hwrng_quality_take(&first, core.dir, state_dir), 0);
+	assert_int_equal(core.dev[0].quality, 0);
+	/* While it runs, the record and the 0 are its own. */
+	assert_int_equal(hwrng_quality_recover(&q, core.dir, state_dir), 0);
+	assert_int_equal(core.dev[0].quality, 0);
+	assert_non_null(get_state());
+	die_unrestored(&first);
+	assert_int_equal(hwrng_quality_recover(&q, core.dir, state_dir), 0);
+	assert_int_equal(core.dev[0].quality, 1000);
+	assert_non_null(strstr(q.note, "virtio_rng.0: rng_quality restored to 1000 from the state file"));
+	assert_null(get_state());
+	assert_int_equal(q.quality_fd, -1);
+	assert_int_equal(q.state_dir_fd, -1);
+
+	/* A record that also names a device not current now: it stays. */
+	put_state(two, strlen(two));
+	core.dev[0].quality = 0;
+	publish();
+	assert_int_equal(hwrng_quality_recover(&q, core.dir, state_dir), 0);
+	assert_int_equal(core.dev[0].quality, 1000);
+	assert_string_equal(get_state(), two);
+}
+
 #define RNGD_TEST_SETUP setup
 #define RNGD_TEST_TEARDOWN teardown
 /* The cases about the state file start from a state folder of their own. */
@@ -792,5 +834,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_same_name_reregistered),
 	STATE_TEST(test_many_devices_recorded_or_left_alone),
 	STATE_TEST(test_second_instance_locked_out),
-	STATE_TEST(test_record_made_before_the_device)
+	STATE_TEST(test_record_made_before_the_device),
+	STATE_TEST(test_recover_without_gating)
 )
