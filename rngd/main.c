@@ -374,6 +374,12 @@ int main(int argc, char *argv[])
 		return code < 0 ? RNGD_EXIT_USAGE : rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
 	}
 	phase(&d, "starting");
+	/* tss2 writes its own unprefixed ERROR/WARNING lines to stderr on
+	 * every failed connect, past rngd's rate limit: the tpm2 source says
+	 * why in one line. An admin's TSS2_LOG, or -d, keeps them. Set while
+	 * no thread reads the environment, before any source loads tss2. */
+	if (!d.opts.debug)
+		(void)setenv("TSS2_LOG", "all+none", 0);
 	if (d.opts.help || d.opts.version) {
 		if (d.opts.help)
 			rngd_options_usage(stdout);
