@@ -251,6 +251,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		rngd_flow_resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);
+		rngd_loop_jobs_pool_phase(l);
 		if (demand > 0) {
 			struct rngd_slot *s;
 

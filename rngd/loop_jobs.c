@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rngd/block_flow.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
@@ -141,6 +142,15 @@ void rngd_loop_update_status(struct rngd_loop *l)
 	refresh_sink_stats(l);
 	rngd_sink_stats_format_status(status, sizeof(status), names, &l->sink_stats);
 	notify_status("%s", status);
+}
+
+void rngd_loop_jobs_pool_phase(struct rngd_loop *l)
+{
+	bool filling = rngd_flow_host_filling(l);
+
+	if (l->status_filling && !filling)
+		rngd_loop_update_status(l);
+	l->status_filling = filling;
 }
 
 uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint64_t now)

@@ -28,6 +28,10 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint6
 /* systemd's status line, now (the first credited block changes it). */
 void rngd_loop_update_status(struct rngd_loop *l);
 
+/* After the sink's demand(), which is where the host pool is found ready:
+ * the status line changes then, not at its next period. */
+void rngd_loop_jobs_pool_phase(struct rngd_loop *l);
+
 /* Copy a reader's counters (kept under its lock) into the slot's stats. */
 void rngd_slot_sync_counters(struct rngd_slot *s);
 

@@ -60,6 +60,7 @@ struct rngd_loop {
 	uint64_t host_fallback_count;  /* a host sink without counters() */
 	uint64_t start_ms;
 	bool ready;
+	bool status_filling;           /* STATUS= last saw the host pool filling */
 	bool none_left_logged;
 	struct rngd_ratelimit loop_rl;
 	/* The file or FIFO the sink writes (rngd/file_clash.c). */

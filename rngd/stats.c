@@ -72,16 +72,18 @@ void rngd_sink_stats_format_status(char *buf, size_t len, const char *sources, c
 		sources = "none";
 	if (st->egd)
 		(void)snprintf(egd, sizeof(egd), "; %" PRIu64 " bytes served to EGD clients", st->egd_bytes_served);
+	/* The counters first: systemd keeps the first 256 bytes, so a long
+	 * source list is what gets cut, never a number. */
 	if (!st->pool_phases)
-		(void)snprintf(buf, len, "sources: %s; %" PRIu64 " bits credited%s", sources, st->bits_credited, egd);
+		(void)snprintf(buf, len, "%" PRIu64 " bits credited%s; sources: %s", st->bits_credited, egd, sources);
 	else if (st->filling)
-		(void)snprintf(buf, len, "sources: %s; pool filling: %" PRIu64 " bits credited%s", sources,
-			       st->bits_credited, egd);
+		(void)snprintf(buf, len, "pool filling: %" PRIu64 " bits credited%s; sources: %s", st->bits_credited,
+			       egd, sources);
 	else
 		(void)snprintf(buf, len,
-			       "sources: %s; pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
-			       " bytes mixed since, %" PRIu64 " reseeds%s",
-			       sources, st->bits_credited, st->bytes_after_ready, st->reseeds, egd);
+			       "pool ready: %" PRIu64 " bits credited while filling, %" PRIu64
+			       " bytes mixed since, %" PRIu64 " reseeds%s; sources: %s",
+			       st->bits_credited, st->bytes_after_ready, st->reseeds, egd, sources);
 }
 
 /* Prometheus label values escape backslash, quote and newline. */

@@ -44,7 +44,7 @@ wait_log "opened $T/fifo"
 cat "$T/in" > "$T/fifo"
 wait_notify '^[0-9]+ READY=1$'
 grep -q "first credited block written; ready" "$T/log" || fail "READY without a credited block"
-wait_notify 'STATUS=sources: file.*; [1-9][0-9]* bits credited' 5
+wait_notify 'STATUS=[1-9][0-9]* bits credited; sources: file' 5
 sleep 1
 pings=$(grep -c 'WATCHDOG=1' "$T/notify.log")
 [ "$pings" -ge 3 ] || fail "only $pings watchdog pings in over a second at WATCHDOG_USEC=400000"
@@ -74,4 +74,18 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 grep -q "no credited block within 0.8 s" "$T/log" || fail "the ready timeout was not logged"
 stop_rngd TERM
 kill "$LISTENER"; wait "$LISTENER" 2>/dev/null
+# 3. The pool becomes ready a few writes after READY (200 bits a block,
+# 256 to ready: rngd-mockkernel's 5.18+ pool): STATUS= says so at once,
+# not at the next periodic job (10 s on, with no watchdog to wake it).
+rm -f "$T/sock" "$T/notify.log"
+listen "$T/sock" "$T/notify.log"
+export RNGD_MOCK_KERNEL_LOG=$T/kernel.log RNGD_MOCK_KERNEL_STATE=$T/kernel.state
+RNGD=$MOCKKERNEL NOTIFY_SOCKET=$T/sock start_rngd -x all -r "$T/fifo" -O file:entropy_per_bit:0.01 -o /dev/null
+wait_log "opened $T/fifo"
+cat "$T/in" > "$T/fifo"
+wait_notify 'STATUS=pool filling: 200 bits credited; sources: file' 5
+wait_notify 'STATUS=pool ready: 256 bits credited while filling' 5
+stop_rngd TERM
+kill "$LISTENER"; wait "$LISTENER" 2>/dev/null
+
 echo "ok: READY on first credit and after the timeout ($ms ms), STATUS, $pings watchdog pings, SIGHUP bad/good config"

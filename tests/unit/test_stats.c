@@ -265,25 +265,26 @@ static void test_status_line_names_the_phase(void **state)
 
 	(void)state;
 	rngd_sink_stats_format_status(line, sizeof(line), "hwrng, tpm (down)", &st);
-	assert_string_equal(line, "sources: hwrng, tpm (down); 256 bits credited");
+	assert_string_equal(line, "256 bits credited; sources: hwrng, tpm (down)");
 	st.egd = true;
 	st.egd_bytes_served = 4096;
 	rngd_sink_stats_format_status(line, sizeof(line), "", &st);
-	assert_string_equal(line, "sources: none; 256 bits credited; 4096 bytes served to EGD clients");
+	assert_string_equal(line, "256 bits credited; 4096 bytes served to EGD clients; sources: none");
 	st.egd = false;
 	st.pool_phases = true;
 	st.filling = true;
 	rngd_sink_stats_format_status(line, sizeof(line), NULL, &st);
-	assert_string_equal(line, "sources: none; pool filling: 256 bits credited");
+	assert_string_equal(line, "pool filling: 256 bits credited; sources: none");
 	st.filling = false;
 	st.bytes_after_ready = 12500;
 	st.reseeds = 3;
 	rngd_sink_stats_format_status(line, sizeof(line), "rdrand", &st);
-	assert_string_equal(line, "sources: rdrand; pool ready: 256 bits credited while filling, 12500 bytes mixed "
-				  "since, 3 reseeds");
-	/* Too small a buffer truncates, terminated. */
-	rngd_sink_stats_format_status(line, 12, "rdrand", &st);
-	assert_string_equal(line, "sources: rd");
+	assert_string_equal(line, "pool ready: 256 bits credited while filling, 12500 bytes mixed since, 3 "
+				  "reseeds; sources: rdrand");
+	/* Too small a buffer truncates, terminated: the source list goes
+	 * first, the numbers last. */
+	rngd_sink_stats_format_status(line, 83, "rdrand, hwrng", &st);
+	assert_string_equal(line, "pool ready: 256 bits credited while filling, 12500 bytes mixed since, 3 reseeds; s");
 }
 
 RNGD_TEST_MAIN(
