@@ -201,7 +201,6 @@ static void test_prometheus_tmp_is_always_a_new_file(void **state)
 	const struct rngd_stats_entry e[] = { { .name = "hwrng", .st = &a, .state = "active" } };
 	struct rngd_sink_stats sk = { 0 };
 	struct stat st;
-	char *text;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -210,6 +209,7 @@ static void test_prometheus_tmp_is_always_a_new_file(void **state)
 	snprintf(target, sizeof(target), "%s/target", dir);
 	for (int kind = 0; kind < 3; kind++) {
 		FILE *t = fopen(target, "w");
+		char *text;
 
 		assert_non_null(t);
 		assert_int_equal(fputs("untouched\n", t) >= 0, 1);
