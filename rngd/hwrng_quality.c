@@ -227,7 +227,7 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 		return r;
 	}
 	if (q->n_recorded > 0 && q->state_fd >= 0 && !hwrng_state_recorded(q, q->device))
-		hwrng_quality_note(q, "the state file named %s, not %s: replaced", q->recorded[0].device,
+		hwrng_quality_note(q, "the state file names %s, not the current %s: kept for it", q->recorded[0].device,
 			 q->device);
 	/* No device yet (its driver loads later): make the record now, as
 	 * root, so the device can be added in place after the privilege drop. */
@@ -272,6 +272,10 @@ int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const 
 	if (!rec)
 		goto out;   /* a device not current now: its record stays */
 	quality = read_quality(q);
+	if (quality < 0) {
+		r = quality;   /* the record stays: nothing is known */
+		goto out;
+	}
 	if (quality == 0 && rec->quality > 0) {
 		r = write_quality(q, rec->quality);
 		if (r < 0)
@@ -320,10 +324,29 @@ int hwrng_quality_check(struct hwrng_quality *q)
 	return r < 0 ? r : 1;
 }
 
+/* The record stays for other devices: the one just restored leaves it, so
+ * a later rngd does not take its line for an unclean exit's. */
+static void forget_restored(struct hwrng_quality *q)
+{
+	int n = 0;
+
+	for (int i = 0; i < q->n_touched; i++)
+		if (strcmp(q->touched[i].device, q->device) != 0)
+			q->touched[n++] = q->touched[i];
+	q->n_touched = n;
+	n = 0;
+	for (int i = 0; i < q->n_recorded; i++)
+		if (strcmp(q->recorded[i].device, q->device) != 0)
+			q->recorded[n++] = q->recorded[i];
+	q->n_recorded = n;
+	if (hwrng_state_save(q) < 0)
+		hwrng_quality_note(q, "could not drop %s from the state file", q->device);
+}
+
 void hwrng_quality_restore(struct hwrng_quality *q)
 {
 	/* The record stays while some device it names is still at 0. */
-	bool keep_record = false;
+	bool keep_record = false, restored = false;
 
 	q->note[0] = '\0';
 	if (q->applied && q->quality_fd >= 0 && q->saved_quality > 0) {
@@ -338,6 +361,7 @@ void hwrng_quality_restore(struct hwrng_quality *q)
 		else if (write_quality(q, q->saved_quality) == 0) {
 			hwrng_quality_note(q, "%s: rng_quality restored to %d", cur, q->saved_quality);
 			keep_record = false;
+			restored = true;
 		} else
 			hwrng_quality_note(q, "%s: could not restore rng_quality %d", cur,
 				 q->saved_quality);
@@ -348,8 +372,14 @@ void hwrng_quality_restore(struct hwrng_quality *q)
 				 q->touched[i].device, q->touched[i].quality);
 			keep_record = true;
 		}
+	/* An earlier rngd's devices not seen current this time: maybe still
+	 * at 0, the record is all that knows their original. */
+	if (hwrng_state_names_untouched(q))
+		keep_record = true;
 	if (!keep_record)
 		hwrng_state_clear(q);
+	else if (restored)
+		forget_restored(q);
 	q->applied = false;
 	close_all(q);
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -130,14 +131,42 @@ static void state_load(struct hwrng_quality *q, const char *state_dir)
 		 strerror(errno));
 }
 
+/* Was @device touched (zeroed) by this rngd? */
+static bool state_touched(const struct hwrng_quality *q, const char *device)
+{
+	for (int i = 0; i < q->n_touched; i++)
+		if (!strcmp(q->touched[i].device, device))
+			return true;
+	return false;
+}
+
+/* The devices this rngd zeroed, then those an earlier one did and this
+ * one has not seen current: they may still be at 0, and their original
+ * is known nowhere else (up to HWRNG_QUALITY_MAX_TOUCHED lines). */
 static int state_format(const struct hwrng_quality *q, char *text, size_t size)
 {
 	int len = snprintf(text, size, "%s\n", STATE_HEADER);
+	int lines = 0;
 
-	for (int i = 0; i < q->n_touched && len > 0 && (size_t)len < size; i++)
+	for (int i = 0; i < q->n_touched && len > 0 && (size_t)len < size; i++, lines++)
 		len += snprintf(text + len, size - (size_t)len, "%s %d\n", q->touched[i].device,
 				q->touched[i].quality);
+	for (int i = 0; i < q->n_recorded && lines < HWRNG_QUALITY_MAX_TOUCHED && len > 0 && (size_t)len < size; i++) {
+		if (state_touched(q, q->recorded[i].device))
+			continue;
+		len += snprintf(text + len, size - (size_t)len, "%s %d\n", q->recorded[i].device,
+				q->recorded[i].quality);
+		lines++;
+	}
 	return len > 0 && (size_t)len < size ? len : -ENOBUFS;
+}
+
+bool hwrng_state_names_untouched(const struct hwrng_quality *q)
+{
+	for (int i = 0; i < q->n_recorded; i++)
+		if (q->recorded[i].quality > 0 && !state_touched(q, q->recorded[i].device))
+			return true;
+	return false;
 }
 
 static int write_all_at0(int fd, const char *text, int len)
@@ -160,8 +189,14 @@ int hwrng_state_save(struct hwrng_quality *q)
 
 	if (len < 0)
 		return len;
-	if (q->state_fd >= 0)
-		return write_all_at0(q->state_fd, text, len);
+	if (q->state_fd >= 0) {
+		r = write_all_at0(q->state_fd, text, len);
+		/* Shorter only when a device's original changed (set since
+		 * the earlier run's record): no old bytes after the new end. */
+		if (r == 0 && ftruncate(q->state_fd, len) < 0)
+			r = -errno;
+		return r;
+	}
 	if (q->state_dir_fd < 0)
 		return 0;
 	/* A temp file left by a crash in the middle of this: replace it. */

@@ -4,6 +4,8 @@
 #ifndef RNGD_HWRNG_QUALITY_STATE_H
 #define RNGD_HWRNG_QUALITY_STATE_H
 
+#include <stdbool.h>
+
 /* The kernel's rng_quality scale: 0..1024 (bits per 1024 bits). */
 #define HWRNG_QUALITY_MAX 1024
 
@@ -24,7 +26,12 @@ const struct hwrng_quality_saved *hwrng_state_recorded(const struct hwrng_qualit
  * an unclean exit left 0). */
 int hwrng_state_original_quality(struct hwrng_quality *q, const char *device, int quality);
 
-/* Write every touched device's original quality; 0 or -errno (noted). */
+/* True if the record left by an earlier rngd names a device this one has
+ * not touched, with a quality to give back: the record must stay for it. */
+bool hwrng_state_names_untouched(const struct hwrng_quality *q);
+
+/* Write every touched device's original quality, and keep the earlier
+ * record's lines for devices not touched; 0 or -errno (noted). */
 int hwrng_state_save(struct hwrng_quality *q);
 
 /* After a clean restore: the record must not outlive it. */

@@ -523,11 +523,23 @@ static void check_record_replaced(const char *left, int quality_now, const char 
 	assert_null(get_state());
 }
 
-static void test_state_for_another_device_is_stale(void **state)
+/*
+ * A record naming a device that is not current: an earlier rngd zeroed it
+ * and could not restore it (the kernel had switched away), so it may
+ * still be at 0 and the record is all that knows its original. It stays
+ * beside the current device's line, and after this rngd's clean exit.
+ */
+static void test_state_for_another_device_is_kept(void **state)
 {
+	struct hwrng_quality q;
+
 	(void)state;
-	check_record_replaced("rngd hwrng-quality 1\ntpm-rng-0 800\n", 0,
-			      "the state file named tpm-rng-0, not virtio_rng.0: replaced");
+	put_state("rngd hwrng-quality 1\ntpm-rng-0 800\n", strlen("rngd hwrng-quality 1\ntpm-rng-0 800\n"));
+	start_and_take(&q, "virtio_rng.0", 0, state_dir);
+	assert_non_null(strstr(q.note, "the state file names tpm-rng-0, not the current virtio_rng.0: kept for it"));
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 0\ntpm-rng-0 800\n");
+	hwrng_quality_restore(&q);
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 0\ntpm-rng-0 800\n");
 	/* Its quality was 0 already: nothing to write, at the take or after. */
 	assert_int_equal(core.quality_writes, 0);
 }
@@ -641,15 +653,64 @@ static void test_state_grows_and_stays_for_unrestored(void **state)
 			    "rngd hwrng-quality 1\nvirtio_rng.0 1000\nvirtio_rng.1 1024\n");
 	hwrng_quality_restore(&q);
 	assert_int_equal(core.dev[0].quality, 1024);
-	/* virtio_rng.0 stays 0 and is named: the record stays for it. */
-	assert_non_null(get_state());
+	/* virtio_rng.0 stays 0 and is named: the record stays for it, and
+	 * virtio_rng.1, restored, leaves it. */
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
 
-	/* After a drop the folder is not writable: the record is emptied. */
+	/* The next rngd finds virtio_rng.1 current: virtio_rng.0's line is
+	 * kept (it is still 0), through its run and its clean exit, so an
+	 * unclean exit of this one cannot lose it either. */
 	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.1 1024\nvirtio_rng.0 1000\n");
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1024);
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
+}
+
+static int device_index(const char *name)
+{
+	for (int i = 0; i < core.n_dev; i++)
+		if (!strcmp(core.dev[i].name, name))
+			return i;
+	fail_msg("no device %s", name);
+	return -1;
+}
+
+/* Review 11's F4: the second rngd's record named only the device current
+ * then; when it died, the first device's original was lost for good. */
+static void test_unclean_exit_keeps_other_devices_original(void **state)
+{
+	struct hwrng_quality q;
+
+	(void)state;
+	start_and_take(&q, "virtio_rng.0", 1000, state_dir);
+	plug_in("virtio_rng.1", 1024);
+	assert_int_equal(hwrng_quality_check(&q), 1);
+	hwrng_quality_restore(&q);   /* virtio_rng.0 stays 0 */
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	die_unrestored(&q);
+	/* The kernel goes back to virtio_rng.0, still at 0. */
+	start(device_index("virtio_rng.0"));
+	assert_int_equal(core.dev[device_index("virtio_rng.0")].quality, 0);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_int_equal(q.saved_quality, 1000);
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[device_index("virtio_rng.0")].quality, 1000);
+}
+
+/* After a drop the folder is not writable: a record that is done with is
+ * emptied (empty means no record). */
+static void test_state_emptied_when_folder_unwritable(void **state)
+{
+	struct hwrng_quality q;
+
+	(void)state;
+	start_and_take(&q, "virtio_rng.0", 1000, state_dir);
 	(void)close(q.state_dir_fd);
 	q.state_dir_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(q.state_dir_fd >= 0);
 	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1000);
 	assert_non_null(get_state());
 	assert_string_equal(get_state(), "");
 }
@@ -826,11 +887,13 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_bad_folders),
 	STATE_TEST(test_state_recorded_before_zero),
 	STATE_TEST(test_unclean_exit_then_restart),
-	STATE_TEST(test_state_for_another_device_is_stale),
+	STATE_TEST(test_state_for_another_device_is_kept),
 	STATE_TEST(test_state_out_of_date_when_not_zero),
 	STATE_TEST(test_garbled_state_ignored),
 	STATE_TEST(test_state_folder_made_or_unusable),
 	STATE_TEST(test_state_grows_and_stays_for_unrestored),
+	STATE_TEST(test_state_emptied_when_folder_unwritable),
+	STATE_TEST(test_unclean_exit_keeps_other_devices_original),
 	RNGD_FIXTURE_TEST(test_same_name_reregistered),
 	STATE_TEST(test_many_devices_recorded_or_left_alone),
 	STATE_TEST(test_second_instance_locked_out),
