@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/magic.h>
@@ -40,6 +41,9 @@
 /* Each switch moves to a device rngd has not zeroed yet; more than the
  * devices one machine has means the kernel is not settling. */
 #define HWRNG_MAX_SWITCHES 8
+/* A lock held longer than 10 x 100 ms is a running rngd's. */
+#define HWRNG_LOCK_TRIES 10
+#define HWRNG_LOCK_RETRY_NS 100000000L
 
 /* ---- sysfs reads and writes ------------------------------------------ */
 
@@ -215,7 +219,15 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 		return r;
 	}
 	if (state_dir) {
-		r = hwrng_state_open(q, state_dir);
+		/* An rngd that does not gate holds the lock for a moment
+		 * (hwrng_quality_recover()): only one that keeps it gates. */
+		for (int tries = 0;; tries++) {
+			r = hwrng_state_open(q, state_dir);
+			if (r != -EBUSY || tries == HWRNG_LOCK_TRIES)
+				break;
+			rng_close_fd(&q->state_dir_fd);
+			(void)nanosleep(&(struct timespec){ 0, HWRNG_LOCK_RETRY_NS }, NULL);
+		}
 		if (r < 0) {
 			close_all(q);
 			return r;

@@ -172,6 +172,14 @@ bool hwrng_source_reads_kernel_hwrng(const struct rng_source *src, uint64_t kern
 	if (src->ops != &rng_source_hwrng_ops || !p)
 		return false;
 	rdev = __atomic_load_n(&p->opened_rdev, __ATOMIC_ACQUIRE);
+	if (rdev == 0) {
+		struct stat st;
+
+		/* Not opened yet (still opening, or to be retried): the
+		 * device the path names now, a udev link included. */
+		if (stat(p->device, &st) == 0 && S_ISCHR(st.st_mode))
+			rdev = (uint64_t)st.st_rdev;
+	}
 	if (rdev != 0)
 		return rdev == kernel_hwrng_rdev;
 	return strcmp(p->device, HWRNG_DEFAULT_DEVICE) == 0;

@@ -24,10 +24,11 @@ bool hwrng_source_follows_device(const struct rng_source *src);
 
 /*
  * Whether @src reads the kernel's hwrng device, whose rng_quality is the
- * kernel's own credit for the same bytes: once opened, whether the device
- * it opened is @kernel_hwrng_rdev (a udev link to /dev/hwrng is); before
- * its first open, whether its path is /dev/hwrng. False for another
- * device read as hwrng (-r /dev/ttyACM0, -r /dev/urandom).
+ * kernel's own credit for the same bytes: whether the device it opened,
+ * or before its first open the character device its path names now, is
+ * @kernel_hwrng_rdev (a udev link to /dev/hwrng is); with no device there
+ * yet, whether its path is /dev/hwrng. False for another device read as
+ * hwrng (-r /dev/ttyACM0, -r /dev/urandom).
  */
 bool hwrng_source_reads_kernel_hwrng(const struct rng_source *src, uint64_t kernel_hwrng_rdev);
 

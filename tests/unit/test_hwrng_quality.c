@@ -10,6 +10,7 @@
 
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -802,6 +803,40 @@ static void test_second_instance_locked_out(void **state)
 	assert_int_equal(core.dev[0].quality, 1000);
 }
 
+/* An rngd that does not gate holds the folder's lock for a moment
+ * (recover()): a gating rngd starting then waits for it, rather than
+ * leave rng_quality alone for its whole run as if another one gated. */
+static void test_brief_lock_is_waited_for(void **state)
+{
+	struct hwrng_quality q;
+	int ready[2];
+	pid_t child;
+	char c;
+
+	(void)state;
+	add_device("virtio_rng.0", 1000);
+	start(0);
+	assert_int_equal(pipe(ready), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		int fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0 || flock(fd, LOCK_EX) < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		(void)usleep(300000);
+		_exit(0);
+	}
+	(void)close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	(void)close(ready[0]);
+	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
+	assert_int_equal(core.dev[0].quality, 0);
+	hwrng_quality_restore(&q);
+	assert_int_equal(core.dev[0].quality, 1000);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+}
+
 /* No device at start (its driver loads after the privilege drop): the
  * record is made while rngd is root, and the device joins it in place
  * once the folder is no longer writable. */
@@ -870,6 +905,12 @@ static void test_recover_without_gating(void **state)
 	assert_int_equal(hwrng_quality_recover(&q, core.dir, state_dir), 0);
 	assert_int_equal(core.dev[0].quality, 1000);
 	assert_string_equal(get_state(), two);
+
+	/* rng_quality unreadable: an error, and the record stays. */
+	put_state("rngd hwrng-quality 1\nvirtio_rng.0 1000\n", strlen("rngd hwrng-quality 1\nvirtio_rng.0 1000\n"));
+	put_file("rng_quality", "garbage\n");
+	assert_int_equal(hwrng_quality_recover(&q, core.dir, state_dir), -EBADMSG);
+	assert_string_equal(get_state(), "rngd hwrng-quality 1\nvirtio_rng.0 1000\n");
 }
 
 #define RNGD_TEST_SETUP setup
@@ -897,6 +938,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_same_name_reregistered),
 	STATE_TEST(test_many_devices_recorded_or_left_alone),
 	STATE_TEST(test_second_instance_locked_out),
+	STATE_TEST(test_brief_lock_is_waited_for),
 	STATE_TEST(test_record_made_before_the_device),
 	STATE_TEST(test_recover_without_gating)
 )

@@ -37,18 +37,24 @@ static int setup(void **state)
 }
 
 /* Whether rng_quality is the kernel's credit for what this source reads:
- * before an open, /dev/hwrng by path; after one, the device it opened
- * against the kernel's hwrng device number (here a stand-in, /dev/zero). */
+ * the device it opened, or before an open the one its path names, against
+ * the kernel's hwrng device number (here a stand-in, /dev/zero); with no
+ * device there, /dev/hwrng by path. */
 static void test_kernel_hwrng_told_by_device_then_path(void **state)
 {
 	struct rng_source *src = *state;
 	const uint64_t misc_hwrng = makedev(HWRNG_KERNEL_DEVICE_MAJOR, HWRNG_KERNEL_DEVICE_MINOR);
 	const uint64_t zero = makedev(1, 5);
 
+	/* /dev/hwrng: the kernel's device where there is one, by path where
+	 * there is none yet. */
 	assert_true(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
-	assert_int_equal(src->ops->set_option(src, "device", "/dev/ttyACM0"), 0);
+	assert_int_equal(src->ops->set_option(src, "device", "/nonexistent/ttyACM0"), 0);
 	assert_false(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
+	/* Before an open: the device the path names (a link counts). */
 	assert_int_equal(src->ops->set_option(src, "device", "/dev/zero"), 0);
+	assert_true(hwrng_source_reads_kernel_hwrng(src, zero));
+	assert_false(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
 	assert_int_equal(src->ops->open(src), 0);
 	assert_true(hwrng_source_reads_kernel_hwrng(src, zero));
 	assert_false(hwrng_source_reads_kernel_hwrng(src, misc_hwrng));
