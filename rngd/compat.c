@@ -370,14 +370,16 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 				size_t len = strlen(rngd_peer_rng_tools_words[k].peer);
 				const struct opt_def *d = rngd_opt_by_name(rngd_peer_rng_tools_words[k].native + 2);
 
-				/* A flag's spelling with "=VALUE" stays as typed, so
-				 * the error names what the user wrote. */
-				if (strncmp(w, rngd_peer_rng_tools_words[k].peer, len) == 0 &&
-				    (w[len] == '\0' || (w[len] == '=' && d && d->arg))) {
-					snprintf(buf, sizeof(buf), "%s%s", rngd_peer_rng_tools_words[k].native, w + len);
-					w = buf;
-					break;
-				}
+				if (strncmp(w, rngd_peer_rng_tools_words[k].peer, len) != 0 ||
+				    (w[len] != '\0' && w[len] != '='))
+					continue;
+				/* Named as the user wrote it, not as translated. */
+				if (w[len] == '=' && !(d && d->arg))
+					return rngd_fail(err, "option '%s' takes no value",
+							 rngd_peer_rng_tools_words[k].peer);
+				snprintf(buf, sizeof(buf), "%s%s", rngd_peer_rng_tools_words[k].native, w + len);
+				w = buf;
+				break;
 			}
 			r = rngd_argv_push(out, w);
 		}

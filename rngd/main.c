@@ -352,6 +352,11 @@ int main(int argc, char *argv[])
 	 * leave rng_quality at 0 (nothing of rngd's needs it). */
 	(void)signal(SIGUSR2, SIG_IGN);
 	malloc_for_a_small_daemon();
+	/* tss2 writes its own unprefixed ERROR/WARNING lines to stderr on
+	 * every failed connect, past rngd's rate limit: the tpm2 source says
+	 * why in one line. An admin's TSS2_LOG keeps them. Set before the
+	 * first thread, so no getenv() can run beside it. */
+	(void)setenv("TSS2_LOG", "all+none", 0);
 	/* Before any source is read: tested bytes never reach a core file. */
 	code = secret_mem_no_core_dumps();
 	if (code < 0)
@@ -374,12 +379,6 @@ int main(int argc, char *argv[])
 		return code < 0 ? RNGD_EXIT_USAGE : rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
 	}
 	phase(&d, "starting");
-	/* tss2 writes its own unprefixed ERROR/WARNING lines to stderr on
-	 * every failed connect, past rngd's rate limit: the tpm2 source says
-	 * why in one line. An admin's TSS2_LOG, or -d, keeps them. Set while
-	 * no thread reads the environment, before any source loads tss2. */
-	if (!d.opts.debug)
-		(void)setenv("TSS2_LOG", "all+none", 0);
 	if (d.opts.help || d.opts.version) {
 		if (d.opts.help)
 			rngd_options_usage(stdout);

@@ -111,12 +111,13 @@ int file_offset_open(struct file_offset_record *r, const char *state_dir, const 
 	/* One reader of the file at a time: a second rngd on the same
 	 * folder would start from the same offset and credit the same
 	 * bytes. Held as long as the record is open. */
-	if (flock(r->fd, LOCK_EX | LOCK_NB) < 0) {
-		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	if (flock(r->fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
 		rng_close_fd(&r->fd);
 		(void)close(dfd);
-		return err;
+		return -EBUSY;
 	}
+	/* A folder without locks (NFS without lockd) keeps records all the
+	 * same, as before there were locks: a second rngd is not kept out. */
 	load(r);
 	if (!r->valid)
 		load_legacy(r, dfd, path);
