@@ -92,13 +92,23 @@ echo 1:9 > "$sys/dev"
 # 6. An unclean exit, then an rngd that does not gate the device
 # (--no-take-credit, a file sink): nobody else would put the quality
 # back, so it restores the recorded one and drops the record.
-for how in --no-take-credit file-sink; do
+for how in test-mode --no-take-credit file-sink; do
 	echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
 	run
 	wait_log "hwrng: .*(rng_quality|quality)"
 	stop_rngd KILL
 	[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") after SIGKILL"
-	if [ "$how" = file-sink ]; then
+	if [ "$how" = test-mode ]; then
+		# -t feeds nothing and leaves the kernel's files alone: the 0
+		# stays for the next rngd that does not gate to restore.
+		start_rngd -t -x all -n hwrng -O hwrng:device:/dev/urandom --hwrng-sysfs="$sys" --state-dir="$T/state"
+		wait_log "hwrng: opened"
+		sleep 0.3
+		stop_rngd TERM
+		[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rngd -t wrote rng_quality: $(cat "$sys/rng_quality")"
+		! grep -q "restored" "$T/log" || fail "rngd -t restored rng_quality: $(grep restored "$T/log")"
+		run --no-take-credit
+	elif [ "$how" = file-sink ]; then
 		start_rngd -x all -n hwrng -O hwrng:device:/dev/urandom -o "$T/fsink" --hwrng-sysfs="$sys" --state-dir="$T/state"
 		wait_log "feeding the file sink"
 	else
