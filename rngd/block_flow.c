@@ -30,6 +30,7 @@ static const char *const slot_state_names[] = {
 	[RNGD_SLOT_QUARANTINED] = "quarantined",
 	[RNGD_SLOT_EXHAUSTED] = "exhausted",
 	[RNGD_SLOT_DOWN] = "down",
+	[RNGD_SLOT_WAITING] = "waiting",
 	[RNGD_SLOT_DISABLED] = "disabled",
 };
 
@@ -70,6 +71,12 @@ enum rngd_slot_state rngd_slot_state(struct rngd_slot *s)
 	else
 		st = RNGD_SLOT_ACTIVE;
 	(void)pthread_mutex_unlock(&s->lock);
+	if (st == RNGD_SLOT_ACTIVE && s->loop->cfg.read_quiet_ms) {
+		uint64_t since = __atomic_load_n(&s->read_since_ms, __ATOMIC_RELAXED);
+
+		if (since && rngd_now_ms() - since >= s->loop->cfg.read_quiet_ms)
+			st = RNGD_SLOT_WAITING;
+	}
 	return st;
 }
 
@@ -188,7 +195,7 @@ size_t rngd_flow_count_usable(struct rngd_loop *l)
 	for (size_t i = 0; i < l->n_slots; i++) {
 		enum rngd_slot_state st = rngd_slot_state(&l->slots[i]);
 
-		if (st == RNGD_SLOT_ACTIVE || st == RNGD_SLOT_DOWN)
+		if (st == RNGD_SLOT_ACTIVE || st == RNGD_SLOT_DOWN || st == RNGD_SLOT_WAITING)
 			n++;
 	}
 	return n;

@@ -26,6 +26,9 @@
  * one that takes longer, whose reader takes the open over
  * (rngd/start_open.c). */
 #define RNGD_DEFAULT_OPEN_WAIT_S 5
+/* A source whose one call has given nothing for this long shows as
+ * "waiting" (status, stats): a TPM 1.2 answers 64 bytes in 1.5-4 s. */
+#define RNGD_READ_QUIET_MS 60000
 #define RNGD_DEFAULT_QUARANTINE_AFTER 3
 #define RNGD_DEFAULT_RETEST_AFTER_S 1
 #define RNGD_DEFAULT_RETEST_MAX_S 3600

@@ -60,6 +60,9 @@ enum rngd_slot_state {
 	RNGD_SLOT_QUARANTINED,
 	RNGD_SLOT_EXHAUSTED,
 	RNGD_SLOT_DOWN,                /* not open, retrying */
+	RNGD_SLOT_WAITING,             /* open, one source call without an answer
+					* for read_quiet_ms (a TPM that stopped
+					* answering, a FIFO nobody writes) */
 	RNGD_SLOT_DISABLED,
 };
 
@@ -91,6 +94,7 @@ struct rngd_loop_config {
 	unsigned int stats_interval_s;
 	unsigned int ready_timeout_ms;
 	unsigned int open_wait_ms;     /* rngd/start_open.c; 0: no bound */
+	unsigned int read_quiet_ms;    /* RNGD_SLOT_WAITING after this; 0: never */
 	const char *stats_file;
 	bool test_mode;                /* credit nothing, print rates to stdout */
 };

@@ -125,7 +125,7 @@ static void reader_close(struct rngd_slot *s)
  * source's library leaves its locks and state undefined, and no race
  * detector can follow it.
  */
-static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
+static ssize_t reader_call(struct rngd_slot *s, void *buf, size_t len)
 {
 	int fd = rng_source_wait_fd(&s->src);
 
@@ -149,6 +149,17 @@ static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
 		}
 	}
 	return s->src.ops->read(&s->src, buf, len);
+}
+
+/* One source call, timed for rngd_slot_state()'s "waiting". */
+static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
+{
+	ssize_t n;
+
+	__atomic_store_n(&s->read_since_ms, rngd_now_ms(), __ATOMIC_RELAXED);
+	n = reader_call(s, buf, len);
+	__atomic_store_n(&s->read_since_ms, 0, __ATOMIC_RELAXED);
+	return n;
 }
 
 /* After every source call, before the reader touches anything shared: a

@@ -73,6 +73,10 @@ struct rngd_slot {
 	bool flushed;                  /* the queue was dropped: so is a partial block */
 	bool drain;                    /* a re-test is due: drop what a FIFO holds */
 	uint64_t bytes_read, reopens, read_errors;
+	/* CLOCK_MONOTONIC ms the reader has been inside one source call since
+	 * (its wait on the fd and the read), 0 when it is not: atomic, read by
+	 * rngd_slot_state() for "waiting". */
+	uint64_t read_since_ms;
 	struct rngd_ratelimit reader_rl;
 
 	/* Main thread only. */

@@ -237,6 +237,7 @@ struct run {
 	struct rngd_slot *slot;
 	int exit_code;
 	long run_ms;               /* rngd_loop_run(), SIGTERM included */
+	enum rngd_slot_state state_at_end; /* right after rngd_loop_run() */
 	bool abandoned;            /* a reader missed its stop: slot and run leaked */
 };
 
@@ -290,6 +291,7 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	r->exit_code = rngd_loop_run(loop);
 	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->run_ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	r->state_at_end = rngd_slot_state(r->slot);
 	if (term_after_ms)
 		(void)pthread_join(t, NULL);
 	rngd_loop_destroy(loop);
@@ -406,11 +408,16 @@ static void test_stuck_reader_does_not_block_exit(void **state)
 	struct run *r = *state;
 
 	r->src.stuck_after_reads = 1;
+	r->cfg.read_quiet_ms = 100;
 	run_loop(r, 200);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	if (r->run_ms >= 1500)
 		fail_msg("SIGTERM took %ld ms with a reader that ignores cancels", r->run_ms);
 	assert_true(r->slot->stuck);
+	/* Inside one source call for longer than read_quiet_ms: not "active"
+	 * (a TPM that stopped answering showed as active for ever). */
+	assert_int_equal(r->state_at_end, RNGD_SLOT_WAITING);
+	assert_string_equal(rngd_slot_state_name(r->state_at_end), "waiting");
 }
 
 /*
@@ -444,8 +451,11 @@ static void test_credit_split_over_steps(void **state)
 	struct run *r = *state;
 
 	r->cfg.random_step = 1000;
+	r->cfg.read_quiet_ms = 1;
 	run_loop_until_bytes(r, 10 * FIPS_BLOCK_BYTES);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	/* Its reader is out of every source call once stopped. */
+	assert_true(r->state_at_end != RNGD_SLOT_WAITING);
 	assert_int_equal(r->sink.max_write, 1000);
 	assert_int_equal(r->sink.bytes % 500, 0);
 	/* entropy_per_bit 0.5: 4 bits per byte, however the block was cut. */
