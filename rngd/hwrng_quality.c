@@ -252,6 +252,25 @@ int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const cha
 	return 0;
 }
 
+/* The record stays for other devices: the one just restored leaves it, so
+ * a later rngd does not take its line for an unclean exit's. */
+static void forget_restored(struct hwrng_quality *q)
+{
+	int n = 0;
+
+	for (int i = 0; i < q->n_touched; i++)
+		if (strcmp(q->touched[i].device, q->device) != 0)
+			q->touched[n++] = q->touched[i];
+	q->n_touched = n;
+	n = 0;
+	for (int i = 0; i < q->n_recorded; i++)
+		if (strcmp(q->recorded[i].device, q->device) != 0)
+			q->recorded[n++] = q->recorded[i];
+	q->n_recorded = n;
+	if (hwrng_state_save(q) < 0)
+		hwrng_quality_note(q, "could not drop %s from the state file", q->device);
+}
+
 int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir)
 {
 	char cur[HWRNG_QUALITY_DEVICE_MAX], path[4096];
@@ -295,9 +314,15 @@ int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const 
 		hwrng_quality_note(q, "%s: rng_quality restored to %d from the state file: an earlier rngd's unclean "
 			 "exit left it 0, and this one does not gate the device", cur, rec->quality);
 	}
-	/* Done with: the current device was the only one it named. */
-	if (q->n_recorded == 1 && unlinkat(q->state_dir_fd, HWRNG_QUALITY_STATE_FILE, 0) < 0)
-		hwrng_quality_note(q, "could not remove the state file: %s", strerror(errno));
+	/* Done with the current device's line (restored, or set since):
+	 * the file goes if it named only that device, else the line. */
+	if (q->n_recorded == 1) {
+		if (unlinkat(q->state_dir_fd, HWRNG_QUALITY_STATE_FILE, 0) < 0)
+			hwrng_quality_note(q, "could not remove the state file: %s", strerror(errno));
+	} else {
+		(void)snprintf(q->device, sizeof(q->device), "%s", cur);
+		forget_restored(q);
+	}
 	r = 0;
 out:
 	close_all(q);
@@ -334,25 +359,6 @@ int hwrng_quality_check(struct hwrng_quality *q)
 	}
 	r = settle(q);
 	return r < 0 ? r : 1;
-}
-
-/* The record stays for other devices: the one just restored leaves it, so
- * a later rngd does not take its line for an unclean exit's. */
-static void forget_restored(struct hwrng_quality *q)
-{
-	int n = 0;
-
-	for (int i = 0; i < q->n_touched; i++)
-		if (strcmp(q->touched[i].device, q->device) != 0)
-			q->touched[n++] = q->touched[i];
-	q->n_touched = n;
-	n = 0;
-	for (int i = 0; i < q->n_recorded; i++)
-		if (strcmp(q->recorded[i].device, q->device) != 0)
-			q->recorded[n++] = q->recorded[i];
-	q->n_recorded = n;
-	if (hwrng_state_save(q) < 0)
-		hwrng_quality_note(q, "could not drop %s from the state file", q->device);
 }
 
 void hwrng_quality_restore(struct hwrng_quality *q)

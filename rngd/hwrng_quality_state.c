@@ -4,9 +4,11 @@
  * original quality in --state-dir, so that an unclean exit can be undone
  * by the next start; the folder's lock keeps a second rngd from reading
  * the first one's record as left behind. Replaced with temp + rename while
- * rngd is root; after the privilege drop a device zeroed later is added in
- * place through the fd kept from the start (the record only grows, so a
- * torn write cannot leave old bytes behind a newer end).
+ * rngd is root; after the privilege drop it is rewritten in place through
+ * the fd kept from the start, then truncated to its new end: it shrinks
+ * when a restored device leaves it, and a kill between the write and the
+ * truncation leaves a garbled record, which the next start ignores (two
+ * system calls wide; the devices it named then stay at 0).
  */
 #include <config.h>
 
