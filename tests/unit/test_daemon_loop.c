@@ -332,6 +332,9 @@ static void default_cfg(struct rngd_loop_config *c)
 	c->stats_interval_s = 60;
 	c->ready_timeout_ms = 5000;
 	c->open_wait_ms = 5000;
+	/* "waiting" after 1 ms in one source call: only the states logged
+	 * and asserted change, never what is read or credited. */
+	c->read_quiet_ms = 1;
 }
 
 /* A run of the loop with the default settings, its sink wanting all it gets. */
@@ -408,7 +411,6 @@ static void test_stuck_reader_does_not_block_exit(void **state)
 	struct run *r = *state;
 
 	r->src.stuck_after_reads = 1;
-	r->cfg.read_quiet_ms = 100;
 	run_loop(r, 200);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	if (r->run_ms >= 1500)
@@ -451,10 +453,10 @@ static void test_credit_split_over_steps(void **state)
 	struct run *r = *state;
 
 	r->cfg.random_step = 1000;
-	r->cfg.read_quiet_ms = 1;
 	run_loop_until_bytes(r, 10 * FIPS_BLOCK_BYTES);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
-	/* Its reader is out of every source call once stopped. */
+	/* Its reader is out of every source call once stopped (read_quiet_ms
+	 * is 1 ms here). */
 	assert_true(r->state_at_end != RNGD_SLOT_WAITING);
 	assert_int_equal(r->sink.max_write, 1000);
 	assert_int_equal(r->sink.bytes % 500, 0);

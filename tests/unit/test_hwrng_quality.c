@@ -640,19 +640,26 @@ static void test_state_folder_made_or_unusable(void **state)
 	assert_int_equal(core.dev[0].quality, 1000);
 }
 
-/* A device zeroed after the take grows the record through the kept fd,
- * and a clean exit that could not restore it keeps the record. */
+/* virtio_rng.0 zeroed, then virtio_rng.1 plugged in and zeroed too (the
+ * record grows through the kept fd), then a clean exit: only the current
+ * virtio_rng.1 can be restored, virtio_rng.0 stays 0. */
+static void zero_two_restore_one(struct hwrng_quality *q)
+{
+	start_and_take(q, "virtio_rng.0", 1000, state_dir);
+	plug_in("virtio_rng.1", 1024);
+	assert_int_equal(hwrng_quality_check(q), 1);
+	assert_string_equal(get_state(),
+			    "rngd hwrng-quality 1\nvirtio_rng.0 1000\nvirtio_rng.1 1024\n");
+	hwrng_quality_restore(q);
+}
+
+/* A clean exit that could not restore a device keeps the record for it. */
 static void test_state_grows_and_stays_for_unrestored(void **state)
 {
 	struct hwrng_quality q;
 
 	(void)state;
-	start_and_take(&q, "virtio_rng.0", 1000, state_dir);
-	plug_in("virtio_rng.1", 1024);
-	assert_int_equal(hwrng_quality_check(&q), 1);
-	assert_string_equal(get_state(),
-			    "rngd hwrng-quality 1\nvirtio_rng.0 1000\nvirtio_rng.1 1024\n");
-	hwrng_quality_restore(&q);
+	zero_two_restore_one(&q);
 	assert_int_equal(core.dev[0].quality, 1024);
 	/* virtio_rng.0 stays 0 and is named: the record stays for it, and
 	 * virtio_rng.1, restored, leaves it. */
@@ -684,10 +691,7 @@ static void test_unclean_exit_keeps_other_devices_original(void **state)
 	struct hwrng_quality q;
 
 	(void)state;
-	start_and_take(&q, "virtio_rng.0", 1000, state_dir);
-	plug_in("virtio_rng.1", 1024);
-	assert_int_equal(hwrng_quality_check(&q), 1);
-	hwrng_quality_restore(&q);   /* virtio_rng.0 stays 0 */
+	zero_two_restore_one(&q);
 	assert_int_equal(hwrng_quality_take(&q, core.dir, state_dir), 0);
 	die_unrestored(&q);
 	/* The kernel goes back to virtio_rng.0, still at 0. */
