@@ -197,24 +197,36 @@ static void close_all(struct hwrng_quality *q)
 	rng_close_fd(&q->state_dir_fd);
 }
 
+/* Nothing open, nothing known. */
+static void reset(struct hwrng_quality *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->quality_fd = q->current_fd = q->dir_fd = -1;
+	q->state_fd = q->state_dir_fd = -1;
+	q->saved_quality = -1;
+}
+
+/* Open the folder, rng_current and rng_quality (root-owned: kept open for
+ * after privileges drop). 0 or -errno; the caller's close_all() closes
+ * what did open. */
+static int open_sysfs(struct hwrng_quality *q, const char *sysfs_dir)
+{
+	q->dir_fd = open(sysfs_dir ? sysfs_dir : RNG_HWRNG_SYSFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (q->dir_fd < 0)
+		return -errno;
+	q->current_fd = openat(q->dir_fd, "rng_current", O_RDONLY | O_CLOEXEC);
+	if (q->current_fd >= 0)
+		q->quality_fd = openat(q->dir_fd, "rng_quality", O_RDWR | O_CLOEXEC);
+	return q->quality_fd < 0 ? -errno : 0;
+}
+
 int hwrng_quality_take(struct hwrng_quality *q, const char *sysfs_dir, const char *state_dir)
 {
 	int r;
 
-	memset(q, 0, sizeof(*q));
-	q->quality_fd = q->current_fd = -1;
-	q->state_fd = q->state_dir_fd = -1;
-	q->saved_quality = -1;
-	q->dir_fd = open(sysfs_dir ? sysfs_dir : RNG_HWRNG_SYSFS_DIR,
-			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (q->dir_fd < 0)
-		return -errno;
-	/* Root-owned: both stay open for after privileges drop. */
-	q->current_fd = openat(q->dir_fd, "rng_current", O_RDONLY | O_CLOEXEC);
-	if (q->current_fd >= 0)
-		q->quality_fd = openat(q->dir_fd, "rng_quality", O_RDWR | O_CLOEXEC);
-	if (q->current_fd < 0 || q->quality_fd < 0) {
-		r = -errno;
+	reset(q);
+	r = open_sysfs(q, sysfs_dir);
+	if (r < 0) {
 		close_all(q);
 		return r;
 	}
@@ -277,10 +289,7 @@ int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const 
 	const struct hwrng_quality_saved *rec;
 	int quality, r;
 
-	memset(q, 0, sizeof(*q));
-	q->quality_fd = q->current_fd = q->dir_fd = -1;
-	q->state_fd = q->state_dir_fd = -1;
-	q->saved_quality = -1;
+	reset(q);
 	/* Only a record that is there: no folder is made to look. */
 	(void)snprintf(path, sizeof(path), "%s/%s", state_dir, HWRNG_QUALITY_STATE_FILE);
 	if (access(path, F_OK) < 0)
@@ -289,15 +298,9 @@ int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const 
 	/* Another rngd gates the hwrng: the record, and the 0, are its. */
 	if (r < 0 || q->n_recorded == 0 || q->state_dir_fd < 0)
 		goto out;
-	q->dir_fd = open(sysfs_dir ? sysfs_dir : RNG_HWRNG_SYSFS_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (q->dir_fd >= 0)
-		q->current_fd = openat(q->dir_fd, "rng_current", O_RDONLY | O_CLOEXEC);
-	if (q->current_fd >= 0)
-		q->quality_fd = openat(q->dir_fd, "rng_quality", O_RDWR | O_CLOEXEC);
-	if (q->quality_fd < 0) {
-		r = -errno;
+	r = open_sysfs(q, sysfs_dir);
+	if (r < 0)
 		goto out;
-	}
 	r = read_line(q->current_fd, cur, sizeof(cur));
 	rec = r == 0 ? hwrng_state_recorded(q, cur) : NULL;
 	if (!rec)
