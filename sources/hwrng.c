@@ -34,7 +34,6 @@ struct hwrng_priv {
 	char device[256];
 	int kept_fd;            /* the last open's fd, kept across close(); -1 */
 	int fd;                 /* kept_fd while open, else -1 */
-	int misc_device;        /* fact for hwrng_source_follows_device(), atomic */
 	int kernel_generator;   /* fact for reads_kernel_generator(), atomic */
 	uint64_t opened_rdev;   /* the last open's st_rdev, 0 before one; atomic */
 };
@@ -106,9 +105,6 @@ static int hwrng_open(struct rng_source *src)
 	rng_close_fd(&p->kept_fd);
 	p->kept_fd = rng_take_fd(&fd);
 	p->fd = p->kept_fd;
-	__atomic_store_n(&p->misc_device,
-			 major(st.st_rdev) == HWRNG_KERNEL_DEVICE_MAJOR && minor(st.st_rdev) == HWRNG_KERNEL_DEVICE_MINOR,
-			 __ATOMIC_RELEASE);
 	__atomic_store_n(&p->kernel_generator, rng_stat_is_kernel_generator(&st), __ATOMIC_RELEASE);
 	__atomic_store_n(&p->opened_rdev, (uint64_t)st.st_rdev, __ATOMIC_RELEASE);
 	return 0;
@@ -161,7 +157,9 @@ bool hwrng_source_follows_device(const struct rng_source *src)
 {
 	const struct hwrng_priv *p = src->priv;
 
-	return src->ops == &rng_source_hwrng_ops && p && __atomic_load_n(&p->misc_device, __ATOMIC_ACQUIRE);
+	return src->ops == &rng_source_hwrng_ops && p &&
+	       __atomic_load_n(&p->opened_rdev, __ATOMIC_ACQUIRE) ==
+		       (uint64_t)makedev(HWRNG_KERNEL_DEVICE_MAJOR, HWRNG_KERNEL_DEVICE_MINOR);
 }
 
 bool hwrng_source_reads_kernel_hwrng(const struct rng_source *src, uint64_t kernel_hwrng_rdev)
