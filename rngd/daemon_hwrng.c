@@ -24,11 +24,17 @@ static struct rngd_slot *hwrng_slot(struct rngd *d)
 	return NULL;
 }
 
+/* Where rng_current, rng_quality and dev are: --hwrng-sysfs or the kernel's. */
+static const char *hwrng_sysfs_dir(const struct rngd *d)
+{
+	return d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
+}
+
 /* The kernel's hwrng device as its sysfs folder names it ("10:183"), so a
  * --hwrng-sysfs stand-in names the stand-in device; 10:183 if unreadable. */
 static uint64_t kernel_hwrng_rdev(const struct rngd *d)
 {
-	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
+	const char *dir = hwrng_sysfs_dir(d);
 	unsigned int maj = HWRNG_KERNEL_DEVICE_MAJOR, min = HWRNG_KERNEL_DEVICE_MINOR;
 	char path[4096];
 	FILE *f;
@@ -145,7 +151,7 @@ int rngd_daemon_watch_hwrng(struct rngd *d)
  * opens and before rng_quality is taken, as Debian's init script does. */
 void rngd_daemon_select_hwrng(struct rngd *d)
 {
-	const char *dir = d->opts.hwrng_sysfs ? d->opts.hwrng_sysfs : RNG_HWRNG_SYSFS_DIR;
+	const char *dir = hwrng_sysfs_dir(d);
 	char path[4096];
 	FILE *f;
 
