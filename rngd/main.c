@@ -327,15 +327,22 @@ static void malloc_for_a_small_daemon(void)
  * Started with standard input, output or error closed (`<&- >&-`): the
  * first files rngd opens would take their numbers, a log line would go
  * into one, and the background fork's /dev/null would land on another.
+ * The number is taken by /dev/null opened the other way round, so that
+ * it stays closed for its use: `rngd -h >&-` fails with EBADF like any
+ * other write to a closed output, instead of printing into /dev/null.
  */
 static void open_closed_std_fds(void)
 {
-	int fd;
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		int got;
 
-	while ((fd = open("/dev/null", O_RDWR | O_NOCTTY)) >= 0 && fd <= STDERR_FILENO)
-		;
-	if (fd > STDERR_FILENO)
-		(void)close(fd);
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lower numbers are open: open() takes this one. */
+		got = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_NOCTTY);
+		if (got >= 0 && got != fd)
+			(void)close(got);
+	}
 }
 
 int main(int argc, char *argv[])

@@ -193,6 +193,15 @@ int rng_sink_file_open(struct rng_sink *s, const char *path)
 	struct stat st;
 
 	if (strcmp(path, "-") == 0) {
+		int mode = fcntl(STDOUT_FILENO, F_GETFL);
+
+		/* Closed at start (main.c holds its number read-only): the
+		 * bytes would go nowhere, and re-opening it below would find
+		 * the /dev/null that holds it writable. */
+		if (mode < 0 || (mode & O_ACCMODE) == O_RDONLY) {
+			free(fs);
+			return -EBADF;
+		}
 		fs->fd = STDOUT_FILENO;
 		fs->owns_fd = false;
 		if (fstat(fs->fd, &st) == 0 && !S_ISREG(st.st_mode)) {

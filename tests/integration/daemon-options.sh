@@ -66,7 +66,21 @@ for args in "-c /dev/null -h" "-c /dev/null -v" "-c /dev/null -l" "-c /dev/null 
 	[ "$rc" = 1 ] || fail "rngd $args > /dev/full: exit $rc, not 1"
 	[ "$(grep -c '' "$T/e")" = 1 ] && grep -q "cannot write to standard output: No space left on device" "$T/e" ||
 		fail "rngd $args > /dev/full: $(cat "$T/e")"
+	# Closed (>&-): rngd keeps the number taken (so no file it opens lands
+	# there) but not writable, so the output is not lost on a /dev/null.
+	rc=0
+	# shellcheck disable=SC2086 # the options, split on purpose
+	"$GUARD" -- "$RNGD" $args >&- 2> "$T/e" || rc=$?
+	[ "$rc" = 1 ] || fail "rngd $args >&-: exit $rc, not 1"
+	[ "$(grep -c '' "$T/e")" = 1 ] && grep -q "cannot write to standard output: Bad file descriptor" "$T/e" ||
+		fail "rngd $args >&-: $(cat "$T/e")"
 done
+# -o - with standard output closed: the tested bytes would go nowhere.
+rc=0
+head -c 2500 /dev/urandom > "$T/in_small"
+timeout 10 "$GUARD" -- "$RNGD" -f -c /dev/null -x all -r "$T/in_small" -o - >&- 2> "$T/e" || rc=$?
+[ "$rc" = 1 ] && grep -q "cannot open the file sink -: Bad file descriptor" "$T/e" ||
+	fail "-o - >&-: exit $rc: $(cat "$T/e")"
 # -O SOURCE prints and exits like -l: the sink (none here) is not asked for.
 "$GUARD" -- "$RNGD" -c /dev/null -O hwrng -o none > "$T/o" 2>&1 || fail "-O hwrng -o none: $(cat "$T/o")"
 grep -q "device" "$T/o" || fail "-O hwrng -o none printed no keys: $(cat "$T/o")"
