@@ -32,6 +32,7 @@ clean-local-deb:
 EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules \
 	debian/source/format debian/tests/control debian/tests/smoke \
 	debian/rngd.postrm \
-	debian/rngd.install debian/rngd.links debian/rngd.docs debian/rng-tools-debian.conf \
+	debian/rngd.install debian/rngd.links debian/rngd.docs debian/10-debian-defaults.conf \
+	debian/rngd.postinst debian/rngd.NEWS debian/rngd.triggers \
 	tests/deb/build-deb tests/deb/run-lintian tests/deb/run-deb-guest \
 	tests/deb/guest-deb tests/deb/rngd-deb-check.service
