@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -630,6 +631,10 @@ static void test_accept_at_fd_limit(void **state)
 	uint8_t b[4];
 
 	(void)state;
+	/* valgrind keeps fds of its own and emulates RLIMIT_NOFILE: the limit
+	 * set here is not the one accept4() meets. */
+	if (getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload"))
+		skip();
 	start();
 	for (int i = 0; i < 3; i++) {
 		fd[i] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -733,30 +738,48 @@ static void test_silent_evicted_at_cap(void **state)
 	close(late);
 }
 
-/* Connect as @uid (a forked child), ask the level: 0 if answered. */
+/*
+ * Connect as @uid, ask the level: 0 if answered. A thread rather than a
+ * forked child: the raw setresuid()/setresgid() system calls change only
+ * the calling thread's credentials (glibc's wrappers would change every
+ * thread's), SO_PEERCRED reports the connecting thread's, and nothing of
+ * the server thread is copied into a child that cannot free it (valgrind
+ * counted its poll array lost in every child).
+ */
+struct as_uid {
+	uid_t uid;
+	int result;
+};
+
+static void *level_as_uid_thread(void *arg)
+{
+	struct as_uid *a = arg;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uint8_t b[4];
+	int fd;
+
+	a->result = 3;
+	if (syscall(SYS_setresgid, a->uid, a->uid, a->uid) < 0 || syscall(SYS_setresuid, a->uid, a->uid, a->uid) < 0)
+		return NULL;
+	a->result = 4;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	strcpy(sa.sun_path, path);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		a->result = send(fd, "\x00", 1, MSG_NOSIGNAL) != 1 ? 5 : recv_exact(fd, b, 4, 2000) == 4 ? 0 : 1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 static int level_as_uid(uid_t uid)
 {
-	pid_t pid = fork();
-	int st;
+	struct as_uid a = { .uid = uid, .result = 100 };
+	pthread_t t;
 
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-		uint8_t b[4];
-		int fd;
-
-		if (setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
-			_exit(3);
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		strcpy(sa.sun_path, path);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-			_exit(4);
-		if (send(fd, "\x00", 1, MSG_NOSIGNAL) != 1)
-			_exit(5);
-		_exit(recv_exact(fd, b, 4, 2000) == 4 ? 0 : 1);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 100;
+	assert_int_equal(pthread_create(&t, NULL, level_as_uid_thread, &a), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	return a.result;
 }
 
 /* One uid holding every slot cannot lock out a client of another uid
