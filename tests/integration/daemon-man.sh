@@ -9,7 +9,7 @@ for page in rngd.8 rngd.conf.5; do
 	[ -z "$out" ] || { echo "FAIL: $page: $out"; exit 1; }
 done
 text=$(MANWIDTH=200 man -l "$top_srcdir/man/rngd.8" 2>/dev/null | col -b)
-for opt in $("$top_builddir/rngd/rngd" --help | grep -oE -- '--[a-z-]+' | sort -u); do
+for opt in $("$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null --help | grep -oE -- '--[a-z-]+' | sort -u); do
 	grep -qF -- "$opt" <<< "$text" || { echo "FAIL: rngd.8 does not document $opt"; exit 1; }
 done
 # Every "(default N)" of --help (the values rngd starts with, see
@@ -22,7 +22,7 @@ while read -r opt value; do
 	grep -qiE -- "default $value\b" <<< "$entry" ||
 		{ echo "FAIL: rngd.8's $opt entry does not give its default $value (rngd --help does)"; exit 1; }
 	checked=$((checked + 1))
-done < <("$top_builddir/rngd/rngd" --help |
+done < <("$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null --help |
 	sed -nE 's/^.*(--[a-z0-9-]+)[= ].*\(default ([0-9]+).*$/\1 \2/p')
 [ "$checked" -ge 13 ] || { echo "FAIL: only $checked numeric defaults found in --help"; exit 1; }
 for sig in SIGTERM SIGINT SIGUSR1 SIGHUP; do

@@ -18,11 +18,11 @@ read -r bad run rct apt < <(gate_report "$T/sysstat.bin" "$blocks") || fail "rng
 "$DUMP" -n 16 -O entropy_per_bit:0.5 sysstat > /dev/null 2> "$T/opt.err" && fail "-O entropy_per_bit:0.5 accepted"
 grep -q "unknown option 'entropy_per_bit'" "$T/opt.err" || fail "no reason for refusing the key: $(cat "$T/opt.err")"
 # ...and rngd's list shows it 0.
-"$top_builddir/rngd/rngd" -l > "$T/list.out" 2>&1 || fail "rngd -l failed"
+"$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null -l > "$T/list.out" 2>&1 || fail "rngd -l failed"
 grep -qE '^sysstat +yes +0\.000 ' "$T/list.out" || fail "rngd -l: $(grep sysstat "$T/list.out")"
 # rngd refuses to raise sysstat's fixed credit (usage error, exit 2)...
 st=0
-"$top_builddir/rngd/rngd" -l -O sysstat:entropy_per_bit:0.5 > /dev/null 2> "$T/fixed.err" || st=$?
+"$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null -l -O sysstat:entropy_per_bit:0.5 > /dev/null 2> "$T/fixed.err" || st=$?
 [ "$st" = 2 ] && grep -q "credit is fixed" "$T/fixed.err" ||
 	fail "rngd accepted -O sysstat:entropy_per_bit:0.5 (exit $st): $(cat "$T/fixed.err")"
 # ...and rngd with sysstat credits nothing. Needs the guard.

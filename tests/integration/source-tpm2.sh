@@ -26,15 +26,15 @@ read -r bad run rct apt < <(gate_report "$T/tpm2.bin" 200) || fail "rngtest"
 	fail "gate: $bad failures, longest run $run, RCT $rct, APT $apt in 200 blocks"
 rate=$(tail -1 "$T/dump.err" | sed 's/^source-dump: //')
 
-"$top_builddir/rngd/rngd" -l -O "tpm2:$TCTI" > "$T/list.out" 2>&1 || fail "rngd -l failed"
+"$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null -l -O "tpm2:$TCTI" > "$T/list.out" 2>&1 || fail "rngd -l failed"
 grep -qE '^tpm2 +yes ' "$T/list.out" || fail "rngd -l with the swtpm TCTI: $(grep tpm2 "$T/list.out")"
 
 # A TCTI that cannot connect: rngd's own one line, not tss2's ERROR and
 # WARNING lines on stderr at every try; an admin's TSS2_LOG lets them through.
-"$top_builddir/rngd/rngd" -c /dev/null -l -x all -n tpm2 -O "tpm2:tcti:swtpm:host=127.0.0.1,port=1" > "$T/dead.out" 2> "$T/dead.err"
+"$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null -l -x all -n tpm2 -O "tpm2:tcti:swtpm:host=127.0.0.1,port=1" > "$T/dead.out" 2> "$T/dead.err"
 grep -qE '^tpm2 +no .*unusable' "$T/dead.out" || fail "rngd -l with a dead TCTI: $(grep tpm2 "$T/dead.out")"
 ! grep -qE '^(ERROR|WARNING):' "$T/dead.err" || fail "tss2's own log lines reached stderr: $(head -2 "$T/dead.err")"
-TSS2_LOG=all+warning "$top_builddir/rngd/rngd" -c /dev/null -l -x all -n tpm2 -O "tpm2:tcti:swtpm:host=127.0.0.1,port=1" > /dev/null 2> "$T/dead.err"
+TSS2_LOG=all+warning "$top_srcdir/tests/integration/guard.sh" -- "$top_builddir/rngd/rngd" -c /dev/null -l -x all -n tpm2 -O "tpm2:tcti:swtpm:host=127.0.0.1,port=1" > /dev/null 2> "$T/dead.err"
 grep -qE '^(ERROR|WARNING):' "$T/dead.err" || fail "TSS2_LOG=all+warning did not let tss2's own lines through"
 
 # swtpm gone in the middle of a paced dump: a clear failure, never zeros.
