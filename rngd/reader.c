@@ -195,6 +195,10 @@ void *rngd_reader_main(void *arg)
 	size_t have = 0;
 	bool seeded = false, read_since_open = false;
 	bool may_credit = credit_allowed(&s->src); /* the open's log line told it */
+	/* Failed opens and read errors since the last good open: their lines
+	 * are rate-limited, so the outage's end gets a line of its own. */
+	unsigned int failures = 0;
+	uint64_t failing_since_ms = 0;
 
 	for (;;) {
 		bool reopen, is_open, exhausted, full, device_events, drain;
@@ -252,12 +256,20 @@ void *rngd_reader_main(void *arg)
 				continue;
 			}
 			if (r < 0) {
+				if (failures++ == 0)
+					failing_since_ms = rngd_now_ms();
 				rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
 						 "cannot open: %s; retrying in %.1f s", s->src.why,
 						 backoff / 1000.0);
 				reader_pause(s, backoff);
 				backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 				continue;
+			}
+			if (failures > 0) {
+				rngd_log(l->log, LOG_NOTICE, s->src.name, "opened again%s%s after %u failure%s in %.1f s",
+					 s->src.why[0] ? " " : "", s->src.why, failures, failures == 1 ? "" : "s",
+					 (double)(rngd_now_ms() - failing_since_ms) / 1000.0);
+				failures = 0;
 			}
 			rngd_slot_warn_circular(l, s);
 			reader_note_credit(s, &may_credit);

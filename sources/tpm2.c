@@ -154,6 +154,21 @@ static bool is_link_error(TSS2_RC rc)
 	       base == TSS2_BASE_RC_TRY_AGAIN;
 }
 
+/*
+ * A TCTI that could not connect: -ECONNREFUSED when nothing answers yet (a
+ * swtpm, mssim or tpm2-abrmd that starts after rngd, a device not there
+ * yet), which a named source retries; -ENODEV for a TCTI that can never
+ * work (no such TCTI, a malformed configuration).
+ */
+static int connect_error(struct rng_source *src, const struct tpm2_state *st, TSS2_RC rc)
+{
+	TSS2_RC base = rc & ~TSS2_RC_LAYER_MASK;
+	bool not_yet = base == TSS2_BASE_RC_IO_ERROR || base == TSS2_BASE_RC_TRY_AGAIN;
+
+	return rng_source_why(src, not_yet ? -ECONNREFUSED : -ENODEV, "TCTI '%s' unusable: %s", st->tcti,
+			      st->lib.rc_decode(rc));
+}
+
 /* One TPM2_GetRandom; returns bytes (> 0) or a TSS2 error through *rc. */
 static size_t get_random(struct tpm2_state *st, unsigned char *out, size_t len, TSS2_RC *rc)
 {
@@ -198,7 +213,7 @@ static int tpm2_probe(struct rng_source *src)
 	else if ((err = lib_ready(src, &st->lib)) < 0)
 		;
 	else if ((rc = connect_tpm(st)) != TSS2_RC_SUCCESS)
-		err = rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, st->lib.rc_decode(rc));
+		err = connect_error(src, st, rc);
 	else if (get_random(st, &byte, 1, &rc) == 0)
 		err = rng_source_why(src, -EIO, "TPM2_GetRandom through '%s': %s", st->tcti,
 				     st->lib.rc_decode(rc));
@@ -220,9 +235,10 @@ static int tpm2_open(struct rng_source *src)
 		return err;
 	rc = connect_tpm(st);
 	if (rc != TSS2_RC_SUCCESS)
-		return rng_source_why(src, -ENODEV, "TCTI '%s' unusable: %s", st->tcti, st->lib.rc_decode(rc));
+		return connect_error(src, st, rc);
 	st->open = true;
-	return 0;
+	/* Named in the "opened" line, in place of what the probe said. */
+	return rng_source_why(src, 0, "through '%s'", st->tcti);
 }
 
 static ssize_t tpm2_read(struct rng_source *src, void *buf, size_t len)

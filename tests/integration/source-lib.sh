@@ -60,16 +60,19 @@ free_port() {
 }
 
 # free_port_pair: P such that P and P+1 are both free (the swtpm TCTI
-# expects the control channel on the next port).
+# expects the control channel on the next port). Taken below the kernel's
+# ephemeral range: the swtpm TCTI connects once a command, so a test leaves
+# thousands of TIME-WAIT connections on the even ephemeral ports, and a
+# pair chosen there afterwards was taken one time in two.
 free_port_pair() {
 	python3 -c '
-import socket
-for _ in range(100):
-    a = socket.socket(); a.bind(("127.0.0.1", 0)); p = a.getsockname()[1]
-    if p >= 65535: continue
-    b = socket.socket()
+import random, socket
+lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(200):
+    p = random.randrange(10000, max(lo, 10002) - 1)
     try:
-        b.bind(("127.0.0.1", p + 1))
+        a = socket.socket(); a.bind(("127.0.0.1", p))
+        b = socket.socket(); b.bind(("127.0.0.1", p + 1))
     except OSError:
         continue
     print(p); break

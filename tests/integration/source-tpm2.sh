@@ -50,4 +50,35 @@ HELPER_PIDS=("${HELPER_PIDS[@]/$dump_pid}")
 grep -qE "read failed after [0-9]+ bytes: .*(lost|reconnect)" "$T/cut.err" || fail "no reason: $(tail -2 "$T/cut.err")"
 python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(1 if b"\0" * 16 in d else 0)' "$T/cut.bin" ||
 	fail "zeros in the output around the disconnect"
-echo "ok: tpm2 via swtpm TCTI on 127.0.0.1:$port; $rate; 200 blocks, $bad FIPS failures; cut-off reported: $(grep -o 'read failed.*' "$T/cut.err" | head -1)"
+# Named, with its swtpm started after rngd (as when a TPM service comes up
+# later at boot): retried, not left out with exit 1, and read once swtpm
+# listens.
+late=$(free_port_pair)
+[ -n "$late" ] || fail "no free pair of loopback ports"
+mkdir -p "$T/late-state" "$T/late-tpm"
+"$top_srcdir/tests/integration/guard.sh" -p "$T/late.pid" -- "$top_builddir/rngd/rngd" -f -c /dev/null \
+	--state-dir="$T/late-state" -x all -n tpm2 -O "tpm2:tcti:swtpm:host=127.0.0.1,port=$late" \
+	-o "$T/late.sink" 2> "$T/late.err" &
+late_job=$!
+HELPER_PIDS+=("$late_job")
+for _ in $(seq 100); do [ -s "$T/late.pid" ] && break; sleep 0.05; done
+sleep 1.5
+kill -0 "$(cat "$T/late.pid" 2>/dev/null)" 2>/dev/null ||
+	fail "rngd gave up on a named tpm2 whose swtpm was not listening yet: $(cat "$T/late.err")"
+grep -q "tpm2: cannot open yet: TCTI .* unusable.*; will retry" "$T/late.err" ||
+	fail "no 'cannot open yet ... will retry': $(cat "$T/late.err")"
+spawn swtpm-late swtpm socket --tpm2 --tpmstate dir="$T/late-tpm" \
+	--server type=tcp,port="$late",bindaddr=127.0.0.1 \
+	--ctrl type=tcp,port=$(( late + 1 )),bindaddr=127.0.0.1 \
+	--flags not-need-init,startup-clear
+wait_port "$late"
+for _ in $(seq 300); do [ -s "$T/late.sink" ] && break; sleep 0.1; done
+[ -s "$T/late.sink" ] || fail "nothing read from the swtpm that came later: $(tail -3 "$T/late.err")"
+grep -qE "tpm2: opened again through 'swtpm:host=127.0.0.1,port=$late' after [0-9]+ failures? in [0-9.]+ s" "$T/late.err" ||
+	fail "no 'opened again' line naming the TCTI: $(grep opened "$T/late.err")"
+kill -TERM "$(cat "$T/late.pid")"
+wait "$late_job"
+rc=$?
+[ "$rc" = 0 ] || fail "rngd exited $rc: $(tail -3 "$T/late.err")"
+
+echo "ok: tpm2 via swtpm TCTI on 127.0.0.1:$port; $rate; 200 blocks, $bad FIPS failures; cut-off reported: $(grep -o 'read failed.*' "$T/cut.err" | head -1); a swtpm started after rngd is waited for and read"

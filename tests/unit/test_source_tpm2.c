@@ -72,6 +72,19 @@ static void test_unknown_tcti(void **state)
 	assert_why_mentions(src, "nosuchtcti");
 }
 
+/* Nothing listening yet (a swtpm or tpm2-abrmd that starts after rngd):
+ * worth retrying, unlike a TCTI that can never work. */
+static void test_tcti_not_listening_is_retried(void **state)
+{
+	struct rng_source *src = *state;
+
+	assert_int_equal(src->ops->set_option(src, "tcti", "swtpm:host=127.0.0.1,port=1"), 0);
+	assert_int_equal(src->ops->probe(src), -ECONNREFUSED);
+	assert_why_mentions(src, "port=1");
+	assert_int_equal(src->ops->open(src), -ECONNREFUSED);
+	assert_source_closed(src);
+}
+
 #define RNGD_TEST_SETUP setup
 #define RNGD_TEST_TEARDOWN fixture_source_teardown
 
@@ -79,5 +92,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_rejects_empty_long_tcti_and_unknown_options),
 	RNGD_FIXTURE_TEST(test_missing_device),
 	RNGD_FIXTURE_TEST(test_default_device_honest),
-	RNGD_FIXTURE_TEST(test_unknown_tcti)
+	RNGD_FIXTURE_TEST(test_unknown_tcti),
+	RNGD_FIXTURE_TEST(test_tcti_not_listening_is_retried)
 )
