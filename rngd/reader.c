@@ -266,7 +266,7 @@ void *rngd_reader_main(void *arg)
 				continue;
 			}
 			if (failures > 0) {
-				rngd_log(l->log, LOG_NOTICE, s->src.name, "opened again%s%s after %u failure%s in %.1f s",
+				rngd_log(l->log, LOG_INFO, s->src.name, "opened again%s%s after %u failure%s in %.1f s",
 					 s->src.why[0] ? " " : "", s->src.why, failures, failures == 1 ? "" : "s",
 					 (double)(rngd_now_ms() - failing_since_ms) / 1000.0);
 				failures = 0;
