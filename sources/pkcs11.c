@@ -43,6 +43,7 @@
 #include "sources/pkcs11.h"
 #include "sources/parse_num.h"
 #include "sources/read_full.h"
+#include "sources/sha512.h"
 #include "sources/source.h"
 
 #define P11KIT_SONAME "libp11-kit.so.0"
@@ -92,20 +93,15 @@ const char *pkcs11_rv_name(unsigned long rv, char *buf, size_t len)
 	return buf;
 }
 
-int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why, size_t why_len)
+/* The PIN of the open pin-file @fd (named @path in messages), read from its
+ * start: 0, or -errno with why set (-EPERM: readable by others). */
+static int pin_from_fd(int fd, const char *path, char *pin, size_t pin_len, char *why, size_t why_len)
 {
 	struct stat st;
 	ssize_t n;
 	size_t eol;
 	bool too_long;
-	int fd RNG_CLOSE_ON_RETURN = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	int err;
 
-	if (fd < 0) {
-		err = -errno;
-		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
-		return err;
-	}
 	/* Checked on the open file, so a rename in between cannot slip past. */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		snprintf(why, why_len, "pin-file %s: not a regular file", path);
@@ -115,6 +111,10 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 		snprintf(why, why_len, "pin-file %s is readable by others (mode %04o): chmod o-r it",
 			 path, (unsigned)(st.st_mode & 07777));
 		return -EPERM;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		snprintf(why, why_len, "pin-file %s: %s", path, strerror(errno));
+		return -errno;
 	}
 	n = rng_read_full(fd, pin, pin_len - 1);
 	if (n < 0) {
@@ -135,6 +135,19 @@ int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why,
 	return 0;
 }
 
+int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why, size_t why_len)
+{
+	int fd RNG_CLOSE_ON_RETURN = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		int err = -errno;
+
+		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
+		return err;
+	}
+	return pin_from_fd(fd, path, pin, pin_len, why, why_len);
+}
+
 /* ---- 2. State and options ----------------------------------------------- */
 
 struct pkcs11_state {
@@ -149,12 +162,21 @@ struct pkcs11_state {
 	CK_SESSION_HANDLE session;
 	int have_session;
 	CK_SLOT_ID slot_id;
-	int pin_rejected;              /* never log in again: the token would lock */
+	/*
+	 * The pin-file as last opened, kept: after -D the rngd user may not
+	 * open a root-only file again, and every SIGHUP re-opens the source.
+	 */
+	int pin_fd;
+	/* A PIN the token refused is never presented again (tokens lock after
+	 * a few tries); only its digest is kept, to tell a new PIN from it. */
+	bool pin_rejected;
+	uint8_t rejected_digest[SHA512_DIGEST_LEN];
 };
 
 static const struct pkcs11_state pkcs11_defaults = {
 	.slot = -1,
 	.chunk = PKCS11_CHUNK_DEFAULT,
+	.pin_fd = -1,
 };
 
 static int copy_value(struct rng_source *src, const char *key, char *dst, size_t len, const char *value)
@@ -312,27 +334,69 @@ static void session_close(struct pkcs11_state *st)
 	st->have_session = 0;
 }
 
+static void pin_digest(const char *pin, uint8_t out[SHA512_DIGEST_LEN])
+{
+	struct sha512 h;
+
+	sha512_init(&h);
+	sha512_update(&h, pin, strlen(pin));
+	sha512_final(&h, out);
+	explicit_bzero(&h, sizeof(h));
+}
+
+/* The pin-file opened afresh (a new PIN, a replaced file), else, when the
+ * rngd user may not open it, as it was opened before -D. */
+static int pin_file_fd(struct rng_source *src, struct pkcs11_state *st)
+{
+	int fd = open(st->pin_file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd >= 0) {
+		rng_close_fd(&st->pin_fd);
+		st->pin_fd = fd;
+		return 0;
+	}
+	if ((errno == EACCES || errno == EPERM) && st->pin_fd >= 0)
+		return 0;
+	return rng_source_why(src, -errno, "pin-file %s: %s", st->pin_file, strerror(errno));
+}
+
 static int login(struct rng_source *src, struct pkcs11_state *st)
 {
 	char pin[PKCS11_PIN_MAX];
+	uint8_t digest[SHA512_DIGEST_LEN];
+	bool refused;
 	CK_RV rv;
 	int err;
 
 	if (!st->pin_file[0])
 		return 0;
-	if (st->pin_rejected)
-		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again", st->pin_file);
-	err = pkcs11_read_pin_file(st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
+	err = pin_file_fd(src, st);
+	if (err == 0)
+		err = pin_from_fd(st->pin_fd, st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
 	if (err < 0)
 		return err == -EPERM ? -EINVAL : err;
+	pin_digest(pin, digest);
+	if (st->pin_rejected && memcmp(digest, st->rejected_digest, sizeof(digest)) == 0) {
+		explicit_bzero(pin, sizeof(pin));
+		explicit_bzero(digest, sizeof(digest));
+		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again until "
+				      "the file holds another", st->pin_file);
+	}
 	rv = st->module->C_Login(st->session, CKU_USER, (CK_UTF8CHAR_PTR)pin, strlen(pin));
 	explicit_bzero(pin, sizeof(pin));
-	if (rv == CKR_OK || rv == CKR_USER_ALREADY_LOGGED_IN)
+	refused = rv == CKR_PIN_INCORRECT || rv == CKR_PIN_INVALID || rv == CKR_PIN_LEN_RANGE ||
+		  rv == CKR_PIN_LOCKED || rv == CKR_PIN_EXPIRED;
+	if (refused)
+		memcpy(st->rejected_digest, digest, sizeof(digest));
+	explicit_bzero(digest, sizeof(digest));
+	if (rv == CKR_OK || rv == CKR_USER_ALREADY_LOGGED_IN) {
+		st->pin_rejected = false;
 		return 0;
-	if (rv == CKR_PIN_INCORRECT || rv == CKR_PIN_INVALID || rv == CKR_PIN_LEN_RANGE || rv == CKR_PIN_LOCKED ||
-	    rv == CKR_PIN_EXPIRED) {
-		st->pin_rejected = 1;
-		return rv_fail(src, -EINVAL, "C_Login", rv, " (PIN from the pin-file); not tried again");
+	}
+	if (refused) {
+		st->pin_rejected = true;
+		return rv_fail(src, -EINVAL, "C_Login", rv,
+			       " (PIN from the pin-file); not tried again until the file holds another");
 	}
 	return rv_fail(src, -EIO, "C_Login", rv, "");
 }
@@ -347,8 +411,6 @@ static int session_open(struct rng_source *src, struct pkcs11_state *st)
 		return 0;
 	if (!st->module_path[0])
 		return rng_source_why(src, -ENODEV, "off: no module configured (-O pkcs11:module:PATH)");
-	if (st->pin_rejected)
-		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again", st->pin_file);
 	err = module_load(src, st);
 	if (err < 0)
 		return err;
@@ -469,6 +531,7 @@ static void pkcs11_release(struct rng_source *src)
 
 	/* rngd -l probes (a real session, see above) and never closes. */
 	session_close(st);
+	rng_close_fd(&st->pin_fd);
 	module_unload(st);
 	rng_dl_unload(&st->p11kit.handle);
 }

@@ -6,7 +6,10 @@
 #      module and a world-readable PIN file each give one clear line, the
 #      source unusable and a clean exit 1 (no crash);
 #   3. the token pulled out mid-run (pkcs11-unplug.so, a wrapper module)
-#      is survived and read again once it is back.
+#      is survived and read again once it is back;
+#   4. a PIN the token refuses (after a SIGHUP) is not presented again, and
+#      the PIN put right is logged in with, without a restart;
+#   5. after -D, a SIGHUP re-opens the token with a root-only PIN file.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 MODULE=/usr/lib/softhsm/libsofthsm2.so
 UNPLUG=$top_builddir/tests/integration/pkcs11-unplug.so
@@ -59,7 +62,7 @@ grep -qE "pkcs11: opened reading token 'rngd-test' in slot [0-9]+, logged in, 0.
 echo "ok: SoftHSM2 token: $(( $(stat -c %s "$T/sink") / BLOCK )) blocks, all pass the gate, credited 0"
 
 # Without token: or slot:, rngd -l picks the initialised token, not the free slot.
-"$RNGD" -l -c /dev/null -O "pkcs11:module:$MODULE" -O "pkcs11:pin-file:$T/pin" > "$T/list" 2>&1 ||
+"$GUARD" -- "$RNGD" -l -c /dev/null -O "pkcs11:module:$MODULE" -O "pkcs11:pin-file:$T/pin" > "$T/list" 2>&1 ||
 	fail "rngd -l: $(cat "$T/list")"
 grep -qE "^pkcs11 +yes .*token 'rngd-test' in slot [0-9]+, logged in" "$T/list" ||
 	fail "rngd -l did not pick the initialised token: $(grep pkcs11 "$T/list")"
@@ -114,3 +117,38 @@ check_sink
 reopens=$(summary_field pkcs11 reopens)
 [ "${reopens:-0}" -ge 2 ] || fail "the summary shows ${reopens:-no} re-opens"
 echo "ok: token pulled at $(( before / BLOCK )) blocks and put back: re-opened ($reopens opens), $(( $(stat -c %s "$T/sink") / BLOCK )) blocks, all pass the gate"
+
+# ---- 4. A refused PIN is never presented again; a new one is ------------
+cp "$T/pin" "$T/pin2"
+rm -f "$T/sink"
+start_rngd "${P[@]/"$T/pin"/"$T/pin2"}" -o "$T/sink"
+wait_sink $(( 4 * BLOCK )) 60
+printf '654321\n' > "$T/pin2"
+kill -HUP "$RNGD_PID"
+wait_log "pkcs11: cannot open: C_Login: CKR_PIN_INCORRECT .*not tried again until the file holds another" 20
+wait_log "pkcs11: cannot open: the token rejected the PIN in $T/pin2 before; not tried again" 20
+[ "$(grep -c "C_Login: CKR_PIN_INCORRECT" "$T/log")" = 1 ] || fail "the refused PIN was presented again"
+before=$(stat -c %s "$T/sink")
+printf '123456\n' > "$T/pin2"
+wait_log "pkcs11: opened again reading token 'rngd-test'" 40
+wait_sink $(( before + 4 * BLOCK )) 30
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC after SIGTERM"
+echo "ok: a refused PIN is not presented again; the PIN put right is used without a restart"
+
+# ---- 5. -D, then SIGHUP: the root-only PIN file is read as it was opened ----
+chmod 711 "$T"
+chown -R nobody "$T/tokens"
+chmod 644 "$T/softhsm2.conf"
+rm -f "$T/sink"
+start_rngd "${P[@]}" -D nobody -o "$T/sink"
+wait_sink $(( 4 * BLOCK )) 60
+kill -HUP "$RNGD_PID"
+wait_log "configuration reloaded" 20
+sleep 1
+before=$(stat -c %s "$T/sink")
+wait_sink $(( before + 8 * BLOCK )) 30
+stop_rngd TERM
+[ "$RC" = 0 ] || fail "rngd exited $RC after SIGTERM"
+! grep -q "pin-file .*Permission denied" "$T/log" || fail "the PIN file was not readable after -D: $(grep -m1 'Permission denied' "$T/log")"
+echo "ok: after -D a SIGHUP re-opened the token with the root-only PIN file ($(stat -c %a "$T/pin"))"
