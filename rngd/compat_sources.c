@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <syslog.h>
 
+#include "fips/fips.h"
 #include "rngd/compat.h"
 #include "sources/kernel_generator.h"
 #include "sources/parse_num.h"
@@ -161,6 +162,26 @@ static int resolve_select(struct rngd_options *o, const struct rngd_source_arg *
 	return add_arg(out, n, a->kind, "%s", name);
 }
 
+/*
+ * rng-tools' pkcs11:chunk_size is how many calls fill a 2500-byte block
+ * (1 to 2500; its default 1 is one call); rngd's pkcs11:chunk is bytes per
+ * call. A value rng-tools would refuse goes through as written, for the
+ * source's own error.
+ */
+static int pkcs11_chunk_size(struct rngd_options *o, const char *text, const char *value,
+			     struct rngd_source_arg **out, size_t *n)
+{
+	unsigned long calls, bytes;
+	int r;
+
+	if (rng_parse_uint(value, 1, FIPS_BLOCK_BYTES, &calls) < 0)
+		return add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%s", value);
+	bytes = FIPS_BLOCK_BYTES / calls;
+	r = rngd_options_note(o, LOG_INFO, "-O %s: %lu call%s a %d-byte block, pkcs11:chunk:%lu (bytes a call)", text,
+			      calls, calls == 1 ? "" : "s", FIPS_BLOCK_BYTES, bytes);
+	return r < 0 ? r : add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%lu", bytes);
+}
+
 static int resolve_option(struct rngd_options *o, struct resolution *res, const char *text,
 			  struct rngd_source_arg **out, size_t *n)
 {
@@ -188,10 +209,12 @@ static int resolve_option(struct rngd_options *o, struct resolution *res, const 
 		return rngd_options_note(o, LOG_INFO, "-O %s: this rngd has no %s source; key %s ignored", text, peer_sources[k].name,
 			    key);
 	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "chunk_size") == 0)
-		return add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%s", c2 + 1);
-	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "engine_path") == 0)
-		return rngd_options_note(o, LOG_WARNING, "-O %s: not taken; rngd's pkcs11 source loads a PKCS#11 module "
-			    "(-O pkcs11:module:PATH), not an OpenSSL engine", text);
+		return pkcs11_chunk_size(o, text, c2 + 1, out, n);
+	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "engine_path") == 0) {
+		/* libp11's PKCS11_CTX_load() of that path: a PKCS#11 module. */
+		r = rngd_options_note(o, LOG_INFO, "-O %s: the PKCS#11 module, pkcs11:module", text);
+		return r < 0 ? r : add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:module:%s", c2 + 1);
+	}
 	if (k >= 0 && strcmp(key, "use_aes") == 0)
 		return rngd_options_note(o, LOG_INFO, "-O %s: noted; rngd never stretches a source through AES, the gate "
 			    "sees and credits only its raw output", text);

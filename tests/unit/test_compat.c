@@ -193,6 +193,29 @@ static const struct reading devices[] = {
 	  { { NOTE, LOG_WARNING, false, "no file source runs" } } },
 };
 
+/* rng-tools' pkcs11 keys as its rngd_pkcs11.c reads them: engine_path is
+ * the module libp11 loads, chunk_size the calls a 2500-byte block takes. */
+static void pkcs11_keys_as_rng_tools_meant_them(void **state)
+{
+	struct run r;
+
+	(void)state;
+	if (!rng_source_find("pkcs11"))
+		skip();
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-O", "pkcs11:engine_path:/usr/lib/opensc-pkcs11.so",
+			      "-O", "pkcs11:chunk_size:1", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:module:/usr/lib/opensc-pkcs11.so"));
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:2500"));
+	assert_true(has_note(&r.o, LOG_INFO, "pkcs11:chunk_size:1: 1 call a 2500-byte block, pkcs11:chunk:2500"));
+	rngd_options_free(&r.o);
+	/* Its upper bound, and a value it would refuse, left to the source. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-O", "pkcs11:chunk_size:2500", "-O",
+			      "pkcs11:chunk_size:0", NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:1"));
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:0"));
+	rngd_options_free(&r.o);
+}
+
 static void indexes_keys_and_devices(void **state)
 {
 	struct run r;
@@ -463,6 +486,7 @@ static void defaults_file(void **state)
 RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
+	cmocka_unit_test(pkcs11_keys_as_rng_tools_meant_them),
 	cmocka_unit_test(index_edges),
 	cmocka_unit_test(debian_personality),
 	cmocka_unit_test(debian_seconds),
