@@ -19,7 +19,8 @@
  * rng_quality: the one spelling of the path for sources and daemon. */
 #define RNG_HWRNG_SYSFS_DIR "/sys/class/misc/hw_random"
 
-#define RNG_SOURCE_WHY_MAX 160
+/* Room for a dynamic loader's reason, which names a module's path twice. */
+#define RNG_SOURCE_WHY_MAX 320
 
 struct rng_source;
 

@@ -90,6 +90,10 @@ bad_config "missing token" "no token labelled 'no-such-token'" \
 	-O "pkcs11:module:$MODULE" -O pkcs11:token:no-such-token -O "pkcs11:pin-file:$T/pin"
 bad_config "missing module" "module $T/no-such-module.so: No such file or directory" \
 	-O "pkcs11:module:$T/no-such-module.so" -O "pkcs11:pin-file:$T/pin"
+# A bare name is p11-kit's to find: its reason names the path twice, and
+# the cause at its end still reaches the line.
+bad_config "module p11-kit cannot find" "no-such-module-rngd-test.so: cannot open shared object file: No such file or directory" \
+	-O "pkcs11:module:no-such-module-rngd-test.so" -O pkcs11:token:rngd-test
 bad_config "not a module" "module $T/pin: cannot load" \
 	-O "pkcs11:module:$T/pin" -O pkcs11:token:rngd-test
 cp "$T/pin" "$T/open-pin"
