@@ -318,6 +318,9 @@ static int find_slot(struct rng_source *src, struct pkcs11_state *st)
 		st->slot_id = slots[i];
 		return 0;
 	}
+	if (st->token_label[0] && st->slot >= 0)
+		return rng_source_why(src, -ENODEV, "no token labelled '%s' in slot %ld (token: and slot: must both match)",
+				      st->token_label, st->slot);
 	if (st->token_label[0])
 		return rng_source_why(src, -ENODEV, "no token labelled '%s' (%lu token%s present)", st->token_label,
 				      (unsigned long)count, count == 1 ? "" : "s");

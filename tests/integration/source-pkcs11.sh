@@ -88,6 +88,8 @@ bad_config "wrong PIN" "C_Login: CKR_PIN_INCORRECT" \
 	-O "pkcs11:module:$MODULE" -O pkcs11:token:rngd-test -O "pkcs11:pin-file:$T/wrong-pin"
 bad_config "missing token" "no token labelled 'no-such-token'" \
 	-O "pkcs11:module:$MODULE" -O pkcs11:token:no-such-token -O "pkcs11:pin-file:$T/pin"
+bad_config "token and slot that do not match" "no token labelled 'rngd-test' in slot 4242 \\(token: and slot: must both match\\)" \
+	-O "pkcs11:module:$MODULE" -O pkcs11:token:rngd-test -O pkcs11:slot:4242 -O "pkcs11:pin-file:$T/pin"
 bad_config "missing module" "module $T/no-such-module.so: No such file or directory" \
 	-O "pkcs11:module:$T/no-such-module.so" -O "pkcs11:pin-file:$T/pin"
 # A bare name is p11-kit's to find: its reason names the path twice, and
