@@ -293,11 +293,29 @@ static void tpm2_release(struct rng_source *src)
 	lib_unload(&st->lib);
 }
 
+/*
+ * A TPM simulator (swtpm, mssim) is software seeded from some machine's
+ * own kernel, with no noise source of its own: credited 0 unless the
+ * user sets a credit. Only the main thread sets and reads the TCTI.
+ */
+static double tpm2_default_credit(const struct rng_source *src)
+{
+	const struct tpm2_state *st = src->priv;
+	size_t name_len;
+
+	if (!st)
+		return TPM2_ENTROPY_PER_BIT;
+	name_len = strcspn(st->tcti, ":");
+	return memmem(st->tcti, name_len, "swtpm", 5) || memmem(st->tcti, name_len, "mssim", 5) ? 0.0
+												: TPM2_ENTROPY_PER_BIT;
+}
+
 const struct rng_source_ops rng_source_tpm2_ops = {
 	.name = "tpm2",
 	.summary = "TPM 2.0 RNG through tss2-esys (/dev/tpmrm0 or a TCTI)",
 	.keys = "tcti=device:/dev/tpmrm0: the TSS2 TCTI",
 	.default_entropy_per_bit = TPM2_ENTROPY_PER_BIT,
+	.default_credit = tpm2_default_credit,
 	.default_priority = 6,
 	.priv_size = sizeof(struct tpm2_state),
 	.priv_defaults = &tpm2_defaults,

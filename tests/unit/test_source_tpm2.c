@@ -85,6 +85,23 @@ static void test_tcti_not_listening_is_retried(void **state)
 	assert_source_closed(src);
 }
 
+/* A simulator's bytes come from software seeded by some machine's own
+ * kernel: no credit by default; a real TPM's TCTI keeps 0.5. */
+static void test_simulator_tcti_earns_no_default_credit(void **state)
+{
+	struct rng_source *src = *state;
+
+	assert_non_null(src->ops->default_credit);
+	assert_true(src->ops->default_credit(src) == 0.5);
+	assert_int_equal(src->ops->set_option(src, "tcti", "swtpm:host=127.0.0.1,port=2321"), 0);
+	assert_true(src->ops->default_credit(src) == 0.0);
+	assert_int_equal(src->ops->set_option(src, "tcti", "libtss2-tcti-mssim.so.0:host=10.0.0.2"), 0);
+	assert_true(src->ops->default_credit(src) == 0.0);
+	/* The name before the first colon decides, not a host or a path. */
+	assert_int_equal(src->ops->set_option(src, "tcti", "device:/dev/swtpm-link"), 0);
+	assert_true(src->ops->default_credit(src) == 0.5);
+}
+
 #define RNGD_TEST_SETUP setup
 #define RNGD_TEST_TEARDOWN fixture_source_teardown
 
@@ -93,5 +110,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_missing_device),
 	RNGD_FIXTURE_TEST(test_default_device_honest),
 	RNGD_FIXTURE_TEST(test_unknown_tcti),
-	RNGD_FIXTURE_TEST(test_tcti_not_listening_is_retried)
+	RNGD_FIXTURE_TEST(test_tcti_not_listening_is_retried),
+	RNGD_FIXTURE_TEST(test_simulator_tcti_earns_no_default_credit)
 )
