@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "rngd/block_flow.h"
+#include "rngd/deadline.h"
 #include "rngd/eventfd.h"
 #include "rngd/loop_state.h"
 #include "rngd/loop_jobs.h"
@@ -115,7 +116,7 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 
 		s->loop = l;
 		(void)pthread_mutex_init(&s->lock, NULL);
-		r = rngd_slot_cond_init(&s->cond);
+		r = rngd_cond_init_monotonic(&s->cond);
 		if (r < 0)
 			return r;
 		fips_gate_config_default(&gc);

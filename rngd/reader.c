@@ -71,27 +71,6 @@ static void wake_main(struct rngd_loop *l)
 	rngd_eventfd_poke(l->event_fd);
 }
 
-/*
- * The slot's condition variable times out against CLOCK_MONOTONIC, the
- * clock reader_pause() builds its deadlines from: with the default
- * (CLOCK_REALTIME) every monotonic deadline lies decades in the past and
- * each back-off returns at once, a busy loop.
- */
-int rngd_slot_cond_init(pthread_cond_t *cond)
-{
-	pthread_condattr_t attr;
-	int r;
-
-	r = pthread_condattr_init(&attr);
-	if (r != 0)
-		return -r;
-	r = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	if (r == 0)
-		r = pthread_cond_init(cond, &attr);
-	(void)pthread_condattr_destroy(&attr);
-	return -r;
-}
-
 /* Sleep up to @ms or until stop/reopen; returns with the lock released. */
 static void reader_pause(struct rngd_slot *s, unsigned int ms)
 {

@@ -9,9 +9,6 @@
 
 #include "rngd/loop.h"
 
-/* A condition variable timing out against CLOCK_MONOTONIC. 0 or -errno. */
-int rngd_slot_cond_init(pthread_cond_t *cond);
-
 /* Start a reader thread for every enabled slot (allocating its ring); a
  * slot whose open at start is still running (start_pending) is read by the
  * thread inside that open (rngd/start_open.c), let go here. 0 or -errno

@@ -53,7 +53,7 @@ static int board_init(struct probe_board *board)
 	board->running = 0;
 	(void)pthread_mutex_init(&board->lock, NULL);
 	/* Timed against CLOCK_MONOTONIC, as the deadline probes_wait() takes. */
-	return rngd_slot_cond_init(&board->cond);
+	return rngd_cond_init_monotonic(&board->cond);
 }
 
 /* Start a probe for each job. One that gets no thread is not probed
