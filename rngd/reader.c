@@ -174,10 +174,10 @@ void *rngd_reader_main(void *arg)
 	size_t have = 0;
 	bool seeded = false, read_since_open = false;
 	bool may_credit = credit_allowed(&s->src); /* the open's log line told it */
-	/* Failed opens and read errors since the last good open: their lines
-	 * are rate-limited, so the outage's end gets a line of its own. */
-	unsigned int failures = 0;
-	uint64_t failing_since_ms = 0;
+	/* Failed opens since the last good open: their lines are
+	 * rate-limited, so the outage's end gets a line of its own. */
+	unsigned int failures = s->start_open_r < 0 ? 1 : 0;   /* a named source's, at start */
+	uint64_t failing_since_ms = rngd_now_ms();
 
 	for (;;) {
 		bool reopen, is_open, exhausted, full, device_events, drain;
@@ -211,8 +211,14 @@ void *rngd_reader_main(void *arg)
 		if (exhausted)
 			continue;   /* SIGHUP on an exhausted source: still exhausted */
 		if (!is_open) {
-			int r = rngd_slot_open(l, s);
+			int r;
 			bool stop;
+
+			/* Not the last failure's reason in the "opened again"
+			 * line: most opens say nothing when they succeed. */
+			if (failures > 0)
+				s->src.why[0] = '\0';
+			r = rngd_slot_open(l, s);
 
 			(void)pthread_mutex_lock(&s->lock);
 			stop = s->stop;

@@ -43,6 +43,7 @@ struct fake_source {
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
 	int stuck_done;           /* set when that read has returned */
 	bool open_fails;          /* every open() fails with ENOENT */
+	int fail_first_opens;     /* >0: opens 1..N fail with ENOENT */
 	int open_hold_ms;         /* the first open() takes this long (a slow token) */
 	bool use_fd;              /* reads wait on fd (a pipe nobody writes) */
 	int fd;
@@ -56,7 +57,7 @@ static int fake_open(struct rng_source *src)
 
 	if (__atomic_add_fetch(&f->opens, 1, __ATOMIC_SEQ_CST) == 1 && f->open_hold_ms)
 		(void)usleep((useconds_t)f->open_hold_ms * 1000u);
-	if (f->open_fails)
+	if (f->open_fails || __atomic_load_n(&f->opens, __ATOMIC_SEQ_CST) <= f->fail_first_opens)
 		return rng_source_why(src, -ENOENT, "open: %s", strerror(ENOENT));
 	__atomic_store_n(&f->open_fd, f->use_fd ? f->fd : -1, __ATOMIC_SEQ_CST);
 	return 0;
@@ -281,7 +282,7 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	r->slot = fake_slot_new(&r->src);
 	/* Kept, retrying, like a named device; a slow one is named too (an
 	 * unnamed source still opening does not count as usable). */
-	r->slot->settings.explicit = r->src.open_fails || r->src.open_hold_ms;
+	r->slot->settings.explicit = r->src.open_fails || r->src.open_hold_ms || r->src.fail_first_opens;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 1);
@@ -549,6 +550,24 @@ static void test_open_failure_backs_off(void **state)
 		fail_msg("%d opens in 1 s: the back-off does not wait", r->src.opens);
 	if (r->src.opens < 3)
 		fail_msg("only %d opens in 1 s: no retry", r->src.opens);
+}
+
+/*
+ * A named source whose open failed at start opens later (a device that
+ * appears): the "opened again" line says what that open said, not the
+ * last failure's reason, which most opens leave in place when they
+ * succeed ("hwrng: opened again open /dev/hwrng: No such file ...").
+ */
+static void test_open_after_failures_drops_the_old_reason(void **state)
+{
+	struct run *r = *state;
+
+	r->src.fail_first_opens = 2;
+	run_loop(r, 1000);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_true(r->src.opens >= 3);
+	assert_true(r->src.reads > 0);
+	assert_string_equal(r->slot->src.why, "");
 }
 
 /* What the reader of a stalled FIFO does: nothing for @ms, then drains
@@ -1002,6 +1021,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_drop_quarantines),
 	RNGD_FIXTURE_TEST(test_quarantine_retests_and_return_are_counted),
 	RNGD_FIXTURE_TEST(test_open_failure_backs_off),
+	RNGD_FIXTURE_TEST(test_open_after_failures_drops_the_old_reason),
 	RNGD_FIXTURE_TEST(test_stalled_fifo_sink_sleeps),
 	RNGD_FIXTURE_TEST(test_queue_wiped),
 	cmocka_unit_test(test_reader_snapshot_fields),
