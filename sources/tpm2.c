@@ -294,20 +294,29 @@ static void tpm2_release(struct rng_source *src)
 }
 
 /*
- * A TPM simulator (swtpm, mssim) is software seeded from some machine's
- * own kernel, with no noise source of its own: credited 0 unless the
- * user sets a credit. Only the main thread sets and reads the TCTI.
+ * Credited only through a TCTI that reaches a TPM chip: the kernel's
+ * device, the access broker in front of it, or a TPM on SPI or I2C. Any
+ * other (swtpm, mssim, libtpms, a pcap or cmd wrapper) may be a simulator:
+ * software seeded from some machine's own kernel, no noise of its own.
+ * 0 then unless the user sets a credit. Only the main thread sets and
+ * reads the TCTI.
  */
 static double tpm2_default_credit(const struct rng_source *src)
 {
+	static const char *const chip[] = { "device", "tabrmd", "spi", "i2c" };
 	const struct tpm2_state *st = src->priv;
-	size_t name_len;
+	const char *name;
 
 	if (!st)
 		return TPM2_ENTROPY_PER_BIT;
-	name_len = strcspn(st->tcti, ":");
-	return memmem(st->tcti, name_len, "swtpm", 5) || memmem(st->tcti, name_len, "mssim", 5) ? 0.0
-												: TPM2_ENTROPY_PER_BIT;
+	name = st->tcti;
+	/* The library's own name names the same TCTI. */
+	if (strncmp(name, "libtss2-tcti-", 13) == 0)
+		name += 13;
+	for (size_t i = 0; i < sizeof(chip) / sizeof(chip[0]); i++)
+		if (strncmp(name, chip[i], strlen(chip[i])) == 0)
+			return TPM2_ENTROPY_PER_BIT;
+	return 0.0;
 }
 
 const struct rng_source_ops rng_source_tpm2_ops = {

@@ -85,21 +85,34 @@ static void test_tcti_not_listening_is_retried(void **state)
 	assert_source_closed(src);
 }
 
-/* A simulator's bytes come from software seeded by some machine's own
- * kernel: no credit by default; a real TPM's TCTI keeps 0.5. */
-static void test_simulator_tcti_earns_no_default_credit(void **state)
+/* Credit by default only through a TCTI that reaches a TPM chip; any
+ * other may be a simulator, software seeded by some machine's kernel. */
+static void test_only_a_chip_tcti_earns_default_credit(void **state)
 {
+	static const struct {
+		const char *tcti;
+		double credit;
+	} cases[] = {
+		{ "swtpm:host=127.0.0.1,port=2321", 0.0 },
+		{ "libtss2-tcti-mssim.so.0:host=10.0.0.2", 0.0 },
+		{ "libtpms:", 0.0 },
+		{ "pcap:device:/dev/tpmrm0", 0.0 },
+		{ "cmd:tpm2-simulator", 0.0 },
+		{ "device:/dev/tpm0", 0.5 },
+		{ "libtss2-tcti-device.so.0:/dev/tpmrm0", 0.5 },
+		{ "tabrmd:bus_type=system", 0.5 },
+		{ "spi-helper", 0.5 },
+	};
 	struct rng_source *src = *state;
 
 	assert_non_null(src->ops->default_credit);
-	assert_true(src->ops->default_credit(src) == 0.5);
-	assert_int_equal(src->ops->set_option(src, "tcti", "swtpm:host=127.0.0.1,port=2321"), 0);
-	assert_true(src->ops->default_credit(src) == 0.0);
-	assert_int_equal(src->ops->set_option(src, "tcti", "libtss2-tcti-mssim.so.0:host=10.0.0.2"), 0);
-	assert_true(src->ops->default_credit(src) == 0.0);
-	/* The name before the first colon decides, not a host or a path. */
-	assert_int_equal(src->ops->set_option(src, "tcti", "device:/dev/swtpm-link"), 0);
-	assert_true(src->ops->default_credit(src) == 0.5);
+	assert_true(src->ops->default_credit(src) == 0.5);   /* device:/dev/tpmrm0 */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(src->ops->set_option(src, "tcti", cases[i].tcti), 0);
+		if (src->ops->default_credit(src) != cases[i].credit)
+			fail_msg("TCTI '%s': default credit %.1f, expected %.1f", cases[i].tcti,
+				 src->ops->default_credit(src), cases[i].credit);
+	}
 }
 
 #define RNGD_TEST_SETUP setup
@@ -111,5 +124,5 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_default_device_honest),
 	RNGD_FIXTURE_TEST(test_unknown_tcti),
 	RNGD_FIXTURE_TEST(test_tcti_not_listening_is_retried),
-	RNGD_FIXTURE_TEST(test_simulator_tcti_earns_no_default_credit)
+	RNGD_FIXTURE_TEST(test_only_a_chip_tcti_earns_default_credit)
 )
