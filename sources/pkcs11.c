@@ -43,7 +43,6 @@
 #include "sources/pkcs11.h"
 #include "sources/parse_num.h"
 #include "sources/read_full.h"
-#include "sources/sha512.h"
 #include "sources/source.h"
 
 #define P11KIT_SONAME "libp11-kit.so.0"
@@ -113,11 +112,14 @@ static int pin_from_fd(int fd, const char *path, char *pin, size_t pin_len, char
 		return -EPERM;
 	}
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		snprintf(why, why_len, "pin-file %s: %s", path, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
+		return err;
 	}
 	n = rng_read_full(fd, pin, pin_len - 1);
 	if (n < 0) {
+		explicit_bzero(pin, pin_len);   /* a part may have been read */
 		snprintf(why, why_len, "pin-file %s: %s", path, strerror((int)-n));
 		return (int)n;
 	}
@@ -168,9 +170,10 @@ struct pkcs11_state {
 	 */
 	int pin_fd;
 	/* A PIN the token refused is never presented again (tokens lock after
-	 * a few tries); only its digest is kept, to tell a new PIN from it. */
+	 * a few tries): the file that held it, as it was then, is refused
+	 * until it changes. Nothing derived from the PIN is kept. */
 	bool pin_rejected;
-	uint8_t rejected_digest[SHA512_DIGEST_LEN];
+	struct stat rejected_file;
 };
 
 static const struct pkcs11_state pkcs11_defaults = {
@@ -337,14 +340,12 @@ static void session_close(struct pkcs11_state *st)
 	st->have_session = 0;
 }
 
-static void pin_digest(const char *pin, uint8_t out[SHA512_DIGEST_LEN])
+/* The same file, unchanged since @then was taken. */
+static bool same_file(const struct stat *now, const struct stat *then)
 {
-	struct sha512 h;
-
-	sha512_init(&h);
-	sha512_update(&h, pin, strlen(pin));
-	sha512_final(&h, out);
-	explicit_bzero(&h, sizeof(h));
+	return now->st_dev == then->st_dev && now->st_ino == then->st_ino && now->st_size == then->st_size &&
+	       now->st_mtim.tv_sec == then->st_mtim.tv_sec && now->st_mtim.tv_nsec == then->st_mtim.tv_nsec &&
+	       now->st_ctim.tv_sec == then->st_ctim.tv_sec && now->st_ctim.tv_nsec == then->st_ctim.tv_nsec;
 }
 
 /* The pin-file opened afresh (a new PIN, a replaced file), else, when the
@@ -366,40 +367,35 @@ static int pin_file_fd(struct rng_source *src, struct pkcs11_state *st)
 static int login(struct rng_source *src, struct pkcs11_state *st)
 {
 	char pin[PKCS11_PIN_MAX];
-	uint8_t digest[SHA512_DIGEST_LEN];
-	bool refused;
+	struct stat file;
 	CK_RV rv;
 	int err;
 
 	if (!st->pin_file[0])
 		return 0;
 	err = pin_file_fd(src, st);
-	if (err == 0)
-		err = pin_from_fd(st->pin_fd, st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
+	if (err < 0)
+		return err;
+	if (fstat(st->pin_fd, &file) < 0)
+		return rng_source_why(src, -errno, "pin-file %s: %s", st->pin_file, strerror(errno));
+	if (st->pin_rejected && same_file(&file, &st->rejected_file))
+		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again until "
+				      "the file changes", st->pin_file);
+	err = pin_from_fd(st->pin_fd, st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
 	if (err < 0)
 		return err == -EPERM ? -EINVAL : err;
-	pin_digest(pin, digest);
-	if (st->pin_rejected && memcmp(digest, st->rejected_digest, sizeof(digest)) == 0) {
-		explicit_bzero(pin, sizeof(pin));
-		explicit_bzero(digest, sizeof(digest));
-		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again until "
-				      "the file holds another", st->pin_file);
-	}
 	rv = st->module->C_Login(st->session, CKU_USER, (CK_UTF8CHAR_PTR)pin, strlen(pin));
 	explicit_bzero(pin, sizeof(pin));
-	refused = rv == CKR_PIN_INCORRECT || rv == CKR_PIN_INVALID || rv == CKR_PIN_LEN_RANGE ||
-		  rv == CKR_PIN_LOCKED || rv == CKR_PIN_EXPIRED;
-	if (refused)
-		memcpy(st->rejected_digest, digest, sizeof(digest));
-	explicit_bzero(digest, sizeof(digest));
 	if (rv == CKR_OK || rv == CKR_USER_ALREADY_LOGGED_IN) {
 		st->pin_rejected = false;
 		return 0;
 	}
-	if (refused) {
+	if (rv == CKR_PIN_INCORRECT || rv == CKR_PIN_INVALID || rv == CKR_PIN_LEN_RANGE || rv == CKR_PIN_LOCKED ||
+	    rv == CKR_PIN_EXPIRED) {
 		st->pin_rejected = true;
+		st->rejected_file = file;
 		return rv_fail(src, -EINVAL, "C_Login", rv,
-			       " (PIN from the pin-file); not tried again until the file holds another");
+			       " (PIN from the pin-file); not tried again until the file changes");
 	}
 	return rv_fail(src, -EIO, "C_Login", rv, "");
 }

@@ -131,7 +131,7 @@ start_rngd "${P[@]/"$T/pin"/"$T/pin2"}" -o "$T/sink"
 wait_sink $(( 4 * BLOCK )) 60
 printf '654321\n' > "$T/pin2"
 kill -HUP "$RNGD_PID"
-wait_log "pkcs11: cannot open: C_Login: CKR_PIN_INCORRECT .*not tried again until the file holds another" 20
+wait_log "pkcs11: cannot open: C_Login: CKR_PIN_INCORRECT .*not tried again until the file changes" 20
 wait_log "pkcs11: cannot open: the token rejected the PIN in $T/pin2 before; not tried again" 20
 [ "$(grep -c "C_Login: CKR_PIN_INCORRECT" "$T/log")" = 1 ] || fail "the refused PIN was presented again"
 before=$(stat -c %s "$T/sink")
