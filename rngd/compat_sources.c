@@ -10,6 +10,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,8 +166,9 @@ static int resolve_select(struct rngd_options *o, const struct rngd_source_arg *
 /*
  * rng-tools' pkcs11:chunk_size is how many calls fill a 2500-byte block
  * (1 to 2500; its default 1 is one call); rngd's pkcs11:chunk is bytes per
- * call. A value rng-tools would refuse goes through as written, for the
- * source's own error.
+ * call. More than 2500 calls, which rng-tools refuses, is one byte a call,
+ * with a warning (as bytes it would mean the opposite); a value that is no
+ * number goes through as written, for the source's own error.
  */
 static int pkcs11_chunk_size(struct rngd_options *o, const char *text, const char *value,
 			     struct rngd_source_arg **out, size_t *n)
@@ -174,10 +176,10 @@ static int pkcs11_chunk_size(struct rngd_options *o, const char *text, const cha
 	unsigned long calls, bytes;
 	int r;
 
-	if (rng_parse_uint(value, 1, FIPS_BLOCK_BYTES, &calls) < 0)
+	if (rng_parse_uint(value, 1, ULONG_MAX, &calls) < 0)
 		return add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%s", value);
-	bytes = FIPS_BLOCK_BYTES / calls;
-	r = rngd_options_note(o, LOG_INFO, "-O %s: %lu call%s a %d-byte block, pkcs11:chunk:%lu (bytes a call)", text,
+	bytes = calls > FIPS_BLOCK_BYTES ? 1 : FIPS_BLOCK_BYTES / calls;
+	r = rngd_options_note(o, calls > FIPS_BLOCK_BYTES ? LOG_WARNING : LOG_INFO, "-O %s: %lu call%s a %d-byte block, pkcs11:chunk:%lu (bytes a call)", text,
 			      calls, calls == 1 ? "" : "s", FIPS_BLOCK_BYTES, bytes);
 	return r < 0 ? r : add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%lu", bytes);
 }

@@ -208,10 +208,13 @@ static void pkcs11_keys_as_rng_tools_meant_them(void **state)
 	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:2500"));
 	assert_true(has_note(&r.o, LOG_INFO, "pkcs11:chunk_size:1: 1 call a 2500-byte block, pkcs11:chunk:2500"));
 	rngd_options_free(&r.o);
-	/* Its upper bound, and a value it would refuse, left to the source. */
+	/* Its upper bound; more calls than bytes is still a byte a call, never
+	 * that many bytes; 0 (no number of calls) is left to the source. */
 	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-O", "pkcs11:chunk_size:2500", "-O",
-			      "pkcs11:chunk_size:0", NULL), 0);
+			      "pkcs11:chunk_size:5000", "-O", "pkcs11:chunk_size:0", NULL), 0);
 	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:1"));
+	assert_false(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:5000"));
+	assert_true(has_note(&r.o, LOG_WARNING, "pkcs11:chunk_size:5000: 5000 calls a 2500-byte block, pkcs11:chunk:1"));
 	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:0"));
 	rngd_options_free(&r.o);
 }
