@@ -68,8 +68,10 @@ free_port_pair() {
 	python3 -c '
 import random, socket
 lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+# Below the ephemeral range when it leaves room, else anywhere in 10000-30000.
+hi = lo - 1 if lo > 12000 else 30000
 for _ in range(200):
-    p = random.randrange(10000, max(lo, 10002) - 1)
+    p = random.randrange(10000, hi - 1)
     try:
         a = socket.socket(); a.bind(("127.0.0.1", p))
         b = socket.socket(); b.bind(("127.0.0.1", p + 1))
