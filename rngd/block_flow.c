@@ -188,39 +188,6 @@ struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now)
 	return best < 0 ? NULL : &l->slots[best];
 }
 
-uint64_t rngd_flow_note_stuck(struct rngd_loop *l, uint64_t now)
-{
-	unsigned int quiet = l->cfg.read_quiet_ms;
-	uint64_t next = UINT64_MAX;
-
-	for (size_t i = 0; i < l->n_slots && quiet; i++) {
-		struct rngd_slot *s = &l->slots[i];
-		uint64_t since = __atomic_load_n(&s->call_since_ms, __ATOMIC_RELAXED);
-
-		if (!s->started)
-			continue;
-		if (since && now - since >= quiet && !s->stuck_said) {
-			rngd_log(l->log, LOG_WARNING, s->src.name,
-				 "no answer for %.0f s: still inside one read (a device, token or daemon that stopped "
-				 "answering); shown as waiting",
-				 (double)(now - since) / 1000.0);
-			s->stuck_said = true;
-			s->stuck_since_ms = since;
-		} else if (s->stuck_said && since != s->stuck_since_ms) {
-			rngd_log(l->log, LOG_INFO, s->src.name, "that read returned after %.0f s",
-				 (double)(now - s->stuck_since_ms) / 1000.0);
-			s->stuck_said = false;
-		}
-		/* At most once a second, whatever read_quiet_ms (1 ms in tests). */
-		if (since && !s->stuck_said) {
-			uint64_t at = since + quiet > now + 1000 ? since + quiet : now + 1000;
-
-			next = at < next ? at : next;
-		}
-	}
-	return next;
-}
-
 size_t rngd_flow_count_usable(struct rngd_loop *l)
 {
 	size_t n = 0;

@@ -28,16 +28,6 @@ void rngd_flow_resume_due_retests(struct rngd_loop *l, uint64_t now);
 /* The source whose block goes next, or NULL (rngd_policy_pick). */
 struct rngd_slot *rngd_flow_pick(struct rngd_loop *l, uint64_t now);
 
-/*
- * A source inside one read() for read_quiet_ms (a TPM or token that
- * stopped answering: a source with no fd to poll; a FIFO or device
- * waiting on its fd does not count)
- * is logged once, and so is that read's end: otherwise only SIGUSR1,
- * STATUS= and the stats file showed it. Returns when to look again
- * (UINT64_MAX: no read runs).
- */
-uint64_t rngd_flow_note_stuck(struct rngd_loop *l, uint64_t now);
-
 /* Sources active or retrying (not quarantined, exhausted or disabled). */
 size_t rngd_flow_count_usable(struct rngd_loop *l);
 

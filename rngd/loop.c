@@ -291,7 +291,6 @@ int rngd_loop_run(struct rngd_loop *l)
 		} else if (rngd_flow_count_usable(l) > 0) {
 			l->none_left_logged = false;
 		}
-		next = min_u64(next, rngd_flow_note_stuck(l, now));
 		for (size_t i = 0; i < l->n_slots; i++)
 			if (l->slots[i].started && l->slots[i].retest_waiting)
 				next = min_u64(next, l->slots[i].retest_at_ms);

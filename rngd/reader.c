@@ -107,7 +107,6 @@ static void reader_close(struct rngd_slot *s)
 static ssize_t reader_call(struct rngd_slot *s, void *buf, size_t len)
 {
 	int fd = rng_source_wait_fd(&s->src);
-	ssize_t n;
 
 	if (fd >= 0) {
 		struct pollfd pfd[3] = {
@@ -128,15 +127,7 @@ static ssize_t reader_call(struct rngd_slot *s, void *buf, size_t len)
 			return READER_WOKEN;
 		}
 	}
-	if (fd >= 0)
-		return s->src.ops->read(&s->src, buf, len);
-	/* A library call (TPM, token, CPU): the loop is told it began, so it
-	 * can look again if it does not return (rngd_flow_note_stuck()). */
-	__atomic_store_n(&s->call_since_ms, rngd_now_ms(), __ATOMIC_RELAXED);
-	wake_main(s->loop);
-	n = s->src.ops->read(&s->src, buf, len);
-	__atomic_store_n(&s->call_since_ms, 0, __ATOMIC_RELAXED);
-	return n;
+	return s->src.ops->read(&s->src, buf, len);
 }
 
 /* One source call, timed for rngd_slot_state()'s "waiting". */

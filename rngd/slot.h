@@ -77,10 +77,6 @@ struct rngd_slot {
 	 * (its wait on the fd and the read), 0 when it is not: atomic, read by
 	 * rngd_slot_state() for "waiting". */
 	uint64_t read_since_ms;
-	/* The same for a source with no fd to poll, whose read() is a library
-	 * call (a TPM, a token); a FIFO or device waiting in its poll is idle,
-	 * not stuck: atomic. */
-	uint64_t call_since_ms;
 	struct rngd_ratelimit reader_rl;
 
 	/* Main thread only. */
@@ -91,8 +87,6 @@ struct rngd_slot {
 	uint64_t retest_at_ms;
 	struct rngd_source_stats stats;
 	struct rngd_ratelimit main_rl;
-	bool stuck_said;               /* "no answer" logged for the read now running */
-	uint64_t stuck_since_ms;
 };
 
 #endif

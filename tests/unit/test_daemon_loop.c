@@ -407,19 +407,6 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
-/* A read that does not return (read_quiet_ms is 1 ms here) is logged
- * once, at the loop's next look, at most a second later: a TPM that
- * stopped answering said nothing outside SIGUSR1 and STATUS=. */
-static void test_stuck_read_is_said(void **state)
-{
-	struct run *r = *state;
-
-	r->src.stuck_after_reads = 1;
-	run_loop(r, 1300);
-	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
-	assert_true(r->slot->stuck_said);
-}
-
 static void test_stuck_reader_does_not_block_exit(void **state)
 {
 	struct run *r = *state;
@@ -1027,7 +1014,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_eio_closes_and_reopens),
 	RNGD_FIXTURE_TEST(test_slow_open_is_read_by_its_opener),
 	RNGD_FIXTURE_TEST(test_stuck_reader_does_not_block_exit),
-	RNGD_FIXTURE_TEST(test_stuck_read_is_said),
 	RNGD_FIXTURE_TEST(test_reader_waiting_on_fd_stops_on_its_own),
 	RNGD_FIXTURE_TEST(test_credit_split_over_steps),
 	RNGD_FIXTURE_TEST(test_mix_gives_zero_credit),
