@@ -179,8 +179,9 @@ static int pkcs11_chunk_size(struct rngd_options *o, const char *text, const cha
 	if (rng_parse_uint(value, 1, ULONG_MAX, &calls) < 0)
 		return add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%s", value);
 	bytes = calls > FIPS_BLOCK_BYTES ? 1 : FIPS_BLOCK_BYTES / calls;
-	r = rngd_options_note(o, calls > FIPS_BLOCK_BYTES ? LOG_WARNING : LOG_INFO, "-O %s: %lu call%s a %d-byte block, pkcs11:chunk:%lu (bytes a call)", text,
-			      calls, calls == 1 ? "" : "s", FIPS_BLOCK_BYTES, bytes);
+	r = rngd_options_note(o, calls > FIPS_BLOCK_BYTES ? LOG_WARNING : LOG_INFO,
+			      "-O %s: %lu call%s a %d-byte block, pkcs11:chunk:%lu (bytes a call)", text, calls,
+			      calls == 1 ? "" : "s", FIPS_BLOCK_BYTES, bytes);
 	return r < 0 ? r : add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%lu", bytes);
 }
 

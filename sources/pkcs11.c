@@ -92,23 +92,23 @@ const char *pkcs11_rv_name(unsigned long rv, char *buf, size_t len)
 	return buf;
 }
 
-/* The PIN of the open pin-file @fd (named @path in messages), read from its
- * start: 0, or -errno with why set (-EPERM: readable by others). */
-static int pin_from_fd(int fd, const char *path, char *pin, size_t pin_len, char *why, size_t why_len)
+/* The PIN of the open pin-file @fd (named @path in messages; @st its
+ * fstat(), so a rename in between cannot slip past the checks), read from
+ * its start: 0, or -errno with why set (-EPERM: readable by others). */
+static int pin_from_fd(int fd, const struct stat *st, const char *path, char *pin, size_t pin_len, char *why,
+		       size_t why_len)
 {
-	struct stat st;
 	ssize_t n;
 	size_t eol;
 	bool too_long;
 
-	/* Checked on the open file, so a rename in between cannot slip past. */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st->st_mode)) {
 		snprintf(why, why_len, "pin-file %s: not a regular file", path);
 		return -EINVAL;
 	}
-	if (st.st_mode & S_IROTH) {
+	if (st->st_mode & S_IROTH) {
 		snprintf(why, why_len, "pin-file %s is readable by others (mode %04o): chmod o-r it",
-			 path, (unsigned)(st.st_mode & 07777));
+			 path, (unsigned)(st->st_mode & 07777));
 		return -EPERM;
 	}
 	if (lseek(fd, 0, SEEK_SET) < 0) {
@@ -140,14 +140,15 @@ static int pin_from_fd(int fd, const char *path, char *pin, size_t pin_len, char
 int pkcs11_read_pin_file(const char *path, char *pin, size_t pin_len, char *why, size_t why_len)
 {
 	int fd RNG_CLOSE_ON_RETURN = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
 
-	if (fd < 0) {
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		int err = -errno;
 
 		snprintf(why, why_len, "pin-file %s: %s", path, strerror(-err));
 		return err;
 	}
-	return pin_from_fd(fd, path, pin, pin_len, why, why_len);
+	return pin_from_fd(fd, &st, path, pin, pin_len, why, why_len);
 }
 
 /* ---- 2. State and options ----------------------------------------------- */
@@ -381,7 +382,7 @@ static int login(struct rng_source *src, struct pkcs11_state *st)
 	if (st->pin_rejected && same_file(&file, &st->rejected_file))
 		return rng_source_why(src, -EINVAL, "the token rejected the PIN in %s before; not tried again until "
 				      "the file changes", st->pin_file);
-	err = pin_from_fd(st->pin_fd, st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
+	err = pin_from_fd(st->pin_fd, &file, st->pin_file, pin, sizeof(pin), src->why, sizeof(src->why));
 	if (err < 0)
 		return err == -EPERM ? -EINVAL : err;
 	rv = st->module->C_Login(st->session, CKU_USER, (CK_UTF8CHAR_PTR)pin, strlen(pin));

@@ -146,12 +146,17 @@ static bool is_busy(TSS2_RC rc)
 	return rc == TPM2_RC_RETRY || rc == TPM2_RC_YIELDED || rc == TPM2_RC_TESTING;
 }
 
-static bool is_link_error(TSS2_RC rc)
+/* Nothing answers now, whoever should: worth another try later. */
+static bool is_transient(TSS2_RC rc)
 {
 	TSS2_RC base = rc & ~TSS2_RC_LAYER_MASK;
 
-	return (rc & TSS2_RC_LAYER_MASK) == TSS2_TCTI_RC_LAYER || base == TSS2_BASE_RC_IO_ERROR ||
-	       base == TSS2_BASE_RC_TRY_AGAIN;
+	return base == TSS2_BASE_RC_IO_ERROR || base == TSS2_BASE_RC_TRY_AGAIN;
+}
+
+static bool is_link_error(TSS2_RC rc)
+{
+	return (rc & TSS2_RC_LAYER_MASK) == TSS2_TCTI_RC_LAYER || is_transient(rc);
 }
 
 /*
@@ -162,10 +167,7 @@ static bool is_link_error(TSS2_RC rc)
  */
 static int connect_error(struct rng_source *src, const struct tpm2_state *st, TSS2_RC rc)
 {
-	TSS2_RC base = rc & ~TSS2_RC_LAYER_MASK;
-	bool not_yet = base == TSS2_BASE_RC_IO_ERROR || base == TSS2_BASE_RC_TRY_AGAIN;
-
-	return rng_source_why(src, not_yet ? -ECONNREFUSED : -ENODEV, "TCTI '%s' unusable: %s", st->tcti,
+	return rng_source_why(src, is_transient(rc) ? -ECONNREFUSED : -ENODEV, "TCTI '%s' unusable: %s", st->tcti,
 			      st->lib.rc_decode(rc));
 }
 
