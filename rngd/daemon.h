@@ -74,6 +74,8 @@ void rngd_daemon_take_hwrng_quality(struct rngd *d);
 /* The device watch for the hwrng source, if one runs: 0, or -ENOMEM
  * (logged). */
 int rngd_daemon_watch_hwrng(struct rngd *d);
+/* --restore-hwrng-quality: an exit code (the note and any error logged). */
+int rngd_restore_hwrng_quality(const struct rngd_options *o);
 
 /* rngd/daemon_egd.c */
 void rngd_daemon_egd_limits(struct egd_limits *lim, const struct rngd_options *o, struct rngd_log *log);

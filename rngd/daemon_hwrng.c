@@ -67,6 +67,30 @@ static void recover_hwrng_quality(struct rngd *d, const char *who, const char *s
 }
 
 /*
+ * An rngd killed without its clean-up (SIGKILL, the OOM killer, a crash)
+ * leaves rng_quality at 0: the kernel then credits its hwrng for nobody
+ * until the next rngd starts, and if none does (the unit stopped, failed
+ * for good, or its package removed) until reboot. The unit's
+ * ExecStopPost= runs this at every stop; after a clean exit there is no
+ * record and nothing to do.
+ */
+int rngd_restore_hwrng_quality(const struct rngd_options *o)
+{
+	const char *state_dir = o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR;
+	struct hwrng_quality q;
+	int r = hwrng_quality_recover(&q, o->hwrng_sysfs, state_dir);
+
+	if (q.note[0])
+		rngd_log_early(LOG_NOTICE, "hwrng: %s", q.note);
+	if (r < 0) {
+		rngd_log_early(LOG_ERR, "hwrng: cannot restore rng_quality from the record in %s: %s", state_dir,
+			       strerror(-r));
+		return RNGD_EXIT_FAILURE;
+	}
+	return RNGD_EXIT_OK;
+}
+
+/*
  * Only when rngd gates /dev/hwrng for the kernel: a file sink (tests,
  * pipes) must not take the kernel's hwrng credit away, nor may another
  * device read as hwrng (-r /dev/ttyACM0), which would leave the kernel's

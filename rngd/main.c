@@ -396,6 +396,12 @@ int main(int argc, char *argv[])
 		return rngd_stdout_written() ? RNGD_EXIT_OK : RNGD_EXIT_FAILURE;
 	}
 
+	if (d.opts.restore_hwrng_quality) {
+		code = rngd_restore_hwrng_quality(&d.opts);
+		rngd_startup_watch_destroy(&d.watch);
+		rngd_options_free(&d.opts);
+		return code;
+	}
 	if (rngd_daemon_sink_is_none(&d.opts) && !d.opts.egd_socket && !d.opts.list && !d.opts.option_help &&
 	    !d.opts.test_mode) {
 		rngd_log_early(LOG_ERR, "-o none needs --egd-socket: there would be nobody to feed");

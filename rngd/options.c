@@ -249,6 +249,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	case 'q': o->quiet = flag; break;
 	case 'd': o->debug = flag; break;
 	case OPT_NO_TAKE_CREDIT: o->take_credit = false; break;
+	case OPT_RESTORE_HWRNG_QUALITY: o->restore_hwrng_quality = flag; break;
 	case OPT_TAKE_CREDIT: o->take_credit = flag; break;
 	case 'c': r = set_string(&o->config_path, value); break;
 	case 'o':

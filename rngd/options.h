@@ -57,6 +57,7 @@ struct rngd_options {
 	bool quiet;
 	bool debug;
 	bool take_credit;
+	bool restore_hwrng_quality;  /* --restore-hwrng-quality: that only, then exit */
 	char *config_path;          /* NULL: RNGD_DEFAULT_CONFIG, missing is fine */
 	bool config_read;           /* a config file was read: not missing, not /dev/null */
 	char *random_device;        /* sink: character device => kernel, else file, "-" stdout */

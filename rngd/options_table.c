@@ -56,6 +56,8 @@ const struct opt_def rngd_opt_defs[] = {
 	  "(default " RNGD_STR(RNGD_DEFAULT_OPEN_WAIT_S) "; 0: wait as long as it takes)" },
 	{ "no-take-credit", OPT_NO_TAKE_CREDIT, NULL, WHERE_CLI, "leave the kernel's rng_quality alone" },
 	{ "take-credit", OPT_TAKE_CREDIT, "yes|no", WHERE_CONFIG, NULL },
+	{ "restore-hwrng-quality", OPT_RESTORE_HWRNG_QUALITY, NULL, WHERE_CLI,
+	  "put back the rng_quality a killed rngd left at 0 (--state-dir's record), and exit" },
 	{ "quarantine-after", OPT_QUARANTINE_AFTER, "BLOCKS", WHERE_BOTH,
 	  "quarantine a source after this many failed blocks in a row (default " RNGD_STR(RNGD_DEFAULT_QUARANTINE_AFTER) ", 0: never)" },
 	{ "retest-after", OPT_RETEST_AFTER, "SECONDS", WHERE_BOTH,

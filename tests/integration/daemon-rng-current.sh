@@ -120,4 +120,51 @@ for how in test-mode --no-take-credit file-sink; do
 	[ ! -e "$T/state/hwrng-quality" ] || fail "$how: the record outlived the restore"
 done
 
-echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart"
+# 7. rngd --restore-hwrng-quality (the unit's ExecStopPost=): after a
+#    SIGKILL, the record puts the quality back with no rngd to start; a
+#    second call, or one after a clean exit, finds nothing to do; it never
+#    takes the 0 of an rngd that still runs; a record it cannot act on is
+#    one line and exit 1.
+restore() {
+	"$GUARD" -- timeout -s KILL 20 "$RNGD" -c /dev/null --restore-hwrng-quality --hwrng-sysfs="$sys" \
+		--state-dir="$T/state" "$@" > "$T/rout" 2> "$T/rerr"
+	RRC=$?
+}
+echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+restore
+[ "$RRC" = 0 ] && [ "$(cat "$sys/rng_quality")" = 0 ] && [ -e "$T/state/hwrng-quality" ] ||
+	fail "--restore-hwrng-quality beside a running rngd: exit $RRC, rng_quality $(cat "$sys/rng_quality"): $(cat "$T/rerr")"
+stop_rngd KILL
+[ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") after SIGKILL"
+restore
+[ "$RRC" = 0 ] || fail "--restore-hwrng-quality exited $RRC: $(cat "$T/rerr")"
+[ "$(cat "$sys/rng_quality")" = 1000 ] || fail "--restore-hwrng-quality left rng_quality at $(cat "$sys/rng_quality")"
+grep -q "^rngd: hwrng: fake0: rng_quality restored to 1000 from the state file" "$T/rerr" ||
+	fail "the restore was not said: $(cat "$T/rerr")"
+[ ! -s "$T/rout" ] || fail "--restore-hwrng-quality wrote to stdout: $(cat "$T/rout")"
+[ ! -e "$T/state/hwrng-quality" ] || fail "the record outlived --restore-hwrng-quality"
+restore
+[ "$RRC" = 0 ] && [ ! -s "$T/rerr" ] || fail "nothing to restore: exit $RRC, said: $(cat "$T/rerr")"
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+stop_rngd TERM
+restore
+[ "$RRC" = 0 ] && [ ! -s "$T/rerr" ] && [ "$(cat "$sys/rng_quality")" = 1000 ] ||
+	fail "after a clean exit: exit $RRC, rng_quality $(cat "$sys/rng_quality"), said: $(cat "$T/rerr")"
+# A record whose device's rng_quality cannot be read: exit 1, one line.
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+stop_rngd KILL
+mv "$sys/rng_quality" "$sys/rng_quality.away"
+restore
+mv "$sys/rng_quality.away" "$sys/rng_quality"
+[ "$RRC" = 1 ] && [ "$(wc -l < "$T/rerr")" = 1 ] &&
+	grep -q "^rngd: hwrng: cannot restore rng_quality from the record in $T/state: " "$T/rerr" ||
+	fail "an unreadable rng_quality: exit $RRC, said: $(cat "$T/rerr")"
+[ -e "$T/state/hwrng-quality" ] || fail "a record that could not be acted on was removed"
+restore
+[ "$RRC" = 0 ] && [ "$(cat "$sys/rng_quality")" = 1000 ] || fail "the kept record: exit $RRC, rng_quality $(cat "$sys/rng_quality")"
+
+echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart or --restore-hwrng-quality"
