@@ -10,7 +10,7 @@ RNGD_CORE_SOURCES = \
 	rngd/loop_jobs.c rngd/loop_jobs.h rngd/every.h rngd/loop_state.h rngd/block_flow.c rngd/block_flow.h \
 	rngd/policy.c rngd/policy.h \
 	rngd/reader.c rngd/reader.h rngd/deadline.h rngd/start_open.c \
-	rngd/slot.c rngd/slot.h \
+	rngd/slot.c rngd/slot.h rngd/slow_call.c rngd/slow_call.h \
 	rngd/file_clash.c rngd/file_clash.h \
 	rngd/options.c rngd/options.h rngd/options_table.c rngd/options_table.h rngd/argv_scan.c rngd/argv_scan.h rngd/defaults.h \
 	rngd/secret_mem.c rngd/secret_mem.h \

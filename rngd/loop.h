@@ -95,6 +95,8 @@ struct rngd_loop_config {
 	unsigned int ready_timeout_ms;
 	unsigned int open_wait_ms;     /* rngd/start_open.c; 0: no bound */
 	unsigned int read_quiet_ms;    /* RNGD_SLOT_WAITING after this; 0: never */
+	unsigned int slow_call_ms;     /* a read() inside its source this long is
+					* logged (rngd/slow_call.h); 0: never */
 	const char *stats_file;
 	bool test_mode;                /* credit nothing, print rates to stdout */
 };

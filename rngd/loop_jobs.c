@@ -20,6 +20,7 @@
 #include "rngd/loop_jobs.h"
 #include "rngd/notify.h"
 #include "rngd/slot.h"
+#include "rngd/slow_call.h"
 
 #define STATUS_EVERY_MS 10000u
 #define TEST_RATE_EVERY_MS 1000u
@@ -191,6 +192,13 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint6
 		rngd_loop_update_status(l);
 	if (rngd_every_due(&j->watchdog, now, &next))
 		notify_watchdog();
+	/* A deadline only for a read already running (rngd/slow_call.h). */
+	for (size_t i = 0; i < l->n_slots; i++) {
+		uint64_t at = rngd_slow_call_check(&l->slots[i], now);
+
+		if (at < next)
+			next = at;
+	}
 	return next;
 }
 

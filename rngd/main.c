@@ -116,6 +116,7 @@ static void loop_config_from(struct rngd_loop_config *c, const struct rngd_optio
 	c->ready_timeout_ms = o->ready_timeout_ms;
 	c->open_wait_ms = o->open_wait_ms;
 	c->read_quiet_ms = RNGD_READ_QUIET_MS;
+	c->slow_call_ms = RNGD_READ_QUIET_MS;
 	c->stats_file = o->stats_file;
 	c->test_mode = o->test_mode;
 }

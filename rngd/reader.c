@@ -26,6 +26,7 @@
 #include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
+#include "rngd/slow_call.h"
 #include "rngd/thread_stack.h"
 #include "sources/backoff.h"
 
@@ -127,7 +128,7 @@ static ssize_t reader_call(struct rngd_slot *s, void *buf, size_t len)
 			return READER_WOKEN;
 		}
 	}
-	return s->src.ops->read(&s->src, buf, len);
+	return rngd_slow_call_read(s, buf, len);
 }
 
 /* One source call, timed for rngd_slot_state()'s "waiting". */
@@ -277,6 +278,7 @@ void *rngd_reader_main(void *arg)
 		n = reader_read(s, blk.data + have, need - have);
 		if (reader_stopping(s))
 			break;
+		rngd_slow_call_said_back(s);
 		if (n == READER_WOKEN)
 			continue;
 		if (n > 0) {

@@ -77,6 +77,12 @@ struct rngd_slot {
 	 * (its wait on the fd and the read), 0 when it is not: atomic, read by
 	 * rngd_slot_state() for "waiting". */
 	uint64_t read_since_ms;
+	/* The same for the source's read() alone, not its poll(), 0 outside
+	 * it; a bit set by the main thread once it said the read is late
+	 * (rngd/slow_call.c): atomic. */
+	uint64_t call_since_ms;
+	uint64_t call_said_ms;         /* the reader's: how long that late read took */
+	unsigned int calls_back;       /* the reader's: late reads said to be back */
 	struct rngd_ratelimit reader_rl;
 
 	/* Main thread only. */
@@ -87,6 +93,7 @@ struct rngd_slot {
 	uint64_t retest_at_ms;
 	struct rngd_source_stats stats;
 	struct rngd_ratelimit main_rl;
+	unsigned int calls_late;       /* reads said to be late (rngd/slow_call.c) */
 };
 
 #endif

@@ -41,6 +41,7 @@ struct fake_source {
 	int zeros_reads;          /* >0: reads 1..N return zeros, later ones random */
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
 	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
+	int stuck_ms;             /* that read's length if not 0 */
 	int stuck_done;           /* set when that read has returned */
 	bool open_fails;          /* every open() fails with ENOENT */
 	int fail_first_opens;     /* >0: opens 1..N fail with ENOENT */
@@ -80,6 +81,9 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 		/* Like a read asleep in the kernel: a cancel cannot end it. */
 		struct timespec ts = { 2, 0 };
 		int old;
+
+		if (f->stuck_ms)
+			ts = (struct timespec){ f->stuck_ms / 1000, (long)(f->stuck_ms % 1000) * 1000000L };
 
 		(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
 		(void)nanosleep(&ts, NULL);
@@ -336,6 +340,8 @@ static void default_cfg(struct rngd_loop_config *c)
 	/* "waiting" after 1 ms in one source call: only the states logged
 	 * and asserted change, never what is read or credited. */
 	c->read_quiet_ms = 1;
+	/* As rngd runs: every test passes through the late-read check. */
+	c->slow_call_ms = 60000;
 }
 
 /* A run of the loop with the default settings, its sink wanting all it gets. */
@@ -405,6 +411,43 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->run_ms >= 400);
 	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
+}
+
+/*
+ * A read that does not return (a TPM daemon stopped, a token that blocks)
+ * is said once, at the loop's first wake-up past slow_call_ms (here the
+ * ready time-out's), and its end once, when it returns; the reads after
+ * it are quick and say nothing. Before, only SIGUSR1, STATUS= and the
+ * stats file showed it, as "waiting".
+ */
+static void test_late_read_is_said_once_and_its_end(void **state)
+{
+	struct run *r = *state;
+
+	r->cfg.slow_call_ms = 300;
+	r->cfg.ready_timeout_ms = 500;
+	r->src.stuck_after_reads = 1;
+	r->src.stuck_ms = 900;
+	run_loop(r, 1500);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r->slot->calls_late, 1);
+	assert_int_equal(r->slot->calls_back, 1);
+	assert_true(r->src.reads > 1);
+}
+
+/* Under the limit: nothing said, however long the loop sleeps. */
+static void test_read_under_the_limit_is_not_said(void **state)
+{
+	struct run *r = *state;
+
+	r->cfg.slow_call_ms = 1200;
+	r->cfg.ready_timeout_ms = 500;
+	r->src.stuck_after_reads = 1;
+	r->src.stuck_ms = 900;
+	run_loop(r, 1500);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_int_equal(r->slot->calls_late, 0);
+	assert_int_equal(r->slot->calls_back, 0);
 }
 
 static void test_stuck_reader_does_not_block_exit(void **state)
@@ -1014,6 +1057,8 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_eio_closes_and_reopens),
 	RNGD_FIXTURE_TEST(test_slow_open_is_read_by_its_opener),
 	RNGD_FIXTURE_TEST(test_stuck_reader_does_not_block_exit),
+	RNGD_FIXTURE_TEST(test_late_read_is_said_once_and_its_end),
+	RNGD_FIXTURE_TEST(test_read_under_the_limit_is_not_said),
 	RNGD_FIXTURE_TEST(test_reader_waiting_on_fd_stops_on_its_own),
 	RNGD_FIXTURE_TEST(test_credit_split_over_steps),
 	RNGD_FIXTURE_TEST(test_mix_gives_zero_credit),
