@@ -413,26 +413,31 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
-/*
- * A read that does not return (a TPM daemon stopped, a token that blocks)
- * is said once, at the loop's first wake-up past slow_call_ms (here the
- * ready time-out's), and its end once, when it returns; the reads after
- * it are quick and say nothing. Before, only SIGUSR1, STATUS= and the
- * stats file showed it, as "waiting".
- */
-static void test_late_read_is_said_once_and_its_end(void **state)
+/* The first read takes 900 ms; the ready time-out wakes the loop at 500. */
+static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms)
 {
-	struct run *r = *state;
-
-	r->cfg.slow_call_ms = 300;
+	r->cfg.slow_call_ms = slow_call_ms;
 	r->cfg.ready_timeout_ms = 500;
 	r->src.stuck_after_reads = 1;
 	r->src.stuck_ms = 900;
 	run_loop(r, 1500);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	assert_true(r->src.reads > 1);
+}
+
+/*
+ * A read that does not return (a TPM daemon stopped, a token that blocks)
+ * is said once, at the loop's first wake-up past slow_call_ms, and its
+ * end once, when it returns; the reads after it are quick and say
+ * nothing. Before, only SIGUSR1, STATUS= and the stats file showed it.
+ */
+static void test_late_read_is_said_once_and_its_end(void **state)
+{
+	struct run *r = *state;
+
+	run_with_a_late_read(r, 300);
 	assert_int_equal(r->slot->calls_late, 1);
 	assert_int_equal(r->slot->calls_back, 1);
-	assert_true(r->src.reads > 1);
 }
 
 /* Under the limit: nothing said, however long the loop sleeps. */
@@ -440,12 +445,7 @@ static void test_read_under_the_limit_is_not_said(void **state)
 {
 	struct run *r = *state;
 
-	r->cfg.slow_call_ms = 1200;
-	r->cfg.ready_timeout_ms = 500;
-	r->src.stuck_after_reads = 1;
-	r->src.stuck_ms = 900;
-	run_loop(r, 1500);
-	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	run_with_a_late_read(r, 1200);
 	assert_int_equal(r->slot->calls_late, 0);
 	assert_int_equal(r->slot->calls_back, 0);
 }
