@@ -78,8 +78,14 @@ int rngd_restore_hwrng_quality(const struct rngd_options *o)
 {
 	const char *state_dir = o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR;
 	struct hwrng_quality q;
-	int r = hwrng_quality_recover(&q, o->hwrng_sysfs, state_dir);
+	int r;
 
+	/* A configuration that could not be read, and the peers' options'
+	 * warnings; not their information lines, at every stop. */
+	for (size_t i = 0; i < o->n_notes; i++)
+		if (o->notes[i].level <= LOG_WARNING)
+			rngd_log_early(o->notes[i].level, "%s", o->notes[i].text);
+	r = hwrng_quality_recover(&q, o->hwrng_sysfs, state_dir);
 	if (q.note[0])
 		rngd_log_early(LOG_NOTICE, "hwrng: %s", q.note);
 	if (r < 0) {

@@ -296,6 +296,9 @@ int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const 
 		return 0;
 	r = hwrng_state_open(q, state_dir);
 	/* Another rngd gates the hwrng: the record, and the 0, are its. */
+	if (r == -EBUSY)
+		hwrng_quality_note(q, "another rngd holds the rng_quality record in %s: rng_quality is its to restore",
+				   state_dir);
 	if (r < 0 || q->n_recorded == 0 || q->state_dir_fd < 0)
 		goto out;
 	r = open_sysfs(q, sysfs_dir);
@@ -303,6 +306,9 @@ int hwrng_quality_recover(struct hwrng_quality *q, const char *sysfs_dir, const 
 		goto out;
 	r = read_line(q->current_fd, cur, sizeof(cur));
 	rec = r == 0 ? hwrng_state_recorded(q, cur) : NULL;
+	if (r == 0 && !rec)
+		hwrng_quality_note(q, "the rng_quality record names %s, not the current %s: kept for it",
+				   q->recorded[0].device, cur);
 	if (!rec)
 		goto out;   /* a device not current now: its record stays */
 	quality = read_quality(q);

@@ -48,6 +48,7 @@
 #include "rngd/poll_timeout.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
+#include "rngd/slow_call.h"
 #include "sources/close_fd.h"
 
 /* ---- Waiting, signals and the run ---------------------------------- */
@@ -88,6 +89,7 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 	l->slots = slots;
 	l->n_slots = n_slots;
 	l->cfg = *cfg;
+	l->slow_call_ms = cfg->slow_call_ms;
 	l->signal_fd = l->event_fd = l->stop_fd = -1;
 
 	/* A FIFO sink whose reader went away: EPIPE from write(), not death. */
@@ -299,6 +301,7 @@ int rngd_loop_run(struct rngd_loop *l)
 			next = min_u64(next, l->zero_credit_not_before_ms);
 		/* RNG_SINK_NEVER is UINT64_MAX, which the time-out reads as
 		 * "no deadline". */
+		next = rngd_slow_call_sleep(l, now, next);
 		timeout = rngd_poll_timeout_ms(now, next);
 		pfd[0] = (struct pollfd){ .fd = l->signal_fd, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = l->event_fd, .events = POLLIN };
@@ -312,6 +315,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		pfd[3] = (struct pollfd){ .fd = l->hook ? l->hook->fd(l->hook_ctx) : -1, .events = POLLIN };
 		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN))
 			(void)rngd_eventfd_take(l->event_fd);
+		rngd_slow_call_awake(l);
 		if (l->hook && pfd[3].revents)
 			l->hook->fd_ready(l->hook_ctx);
 	}

@@ -192,7 +192,7 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint6
 		rngd_loop_update_status(l);
 	if (rngd_every_due(&j->watchdog, now, &next))
 		notify_watchdog();
-	/* A deadline only for a read already running (rngd/slow_call.h). */
+	/* A running read's limit (rngd/slow_call.h). */
 	for (size_t i = 0; i < l->n_slots; i++) {
 		uint64_t at = rngd_slow_call_check(&l->slots[i], now);
 

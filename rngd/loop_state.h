@@ -45,6 +45,12 @@ struct rngd_loop {
 					* RNGD_LOOP_RELOAD or _STATS and resumes */
 	bool reopen_on_resume;         /* it returned with a reload asked */
 	struct rngd_loop_jobs jobs;
+	/* rngd/slow_call.c: the late-read limit (cfg.slow_call_ms at start;
+	 * read by the readers, so a reload's new cfg never touches it), and
+	 * when the loop's sleep ends (UINT64_MAX: no deadline; 0 awake),
+	 * atomic: a reader whose read starts long before that wakes it. */
+	unsigned int slow_call_ms;
+	uint64_t sleep_until_ms;
 
 	/* The block being handed to the sink, maybe over several writes. */
 	uint8_t pending[FIPS_BLOCK_BYTES];

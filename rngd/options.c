@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "rngd/argv_scan.h"
 #include "rngd/egd_proto.h"
@@ -440,6 +441,12 @@ int rngd_options_load(struct rngd_options *o, int argc, char *const argv[],
 		rngd_options_free(&first);
 		return r;
 	}
+	if (first.restore_hwrng_quality && (first.list || first.test_mode)) {
+		const char *mode = first.list ? "-l" : "-t";
+
+		rngd_options_free(&first);
+		return rngd_fail(err, "--restore-hwrng-quality does that alone: not with %s", mode);
+	}
 	if (first.list || first.version || first.help) {
 		rngd_options_free(&first);
 		return rngd_options_parse_argv(o, argc, argv, err);
@@ -447,6 +454,14 @@ int rngd_options_load(struct rngd_options *o, int argc, char *const argv[],
 	explicit = first.config_path != NULL;
 	path = explicit ? first.config_path : RNGD_DEFAULT_CONFIG;
 	r = rngd_config_load(o, path, explicit, err);
+	if (r < 0 && first.restore_hwrng_quality) {
+		/* A file edited wrong since rngd started must not keep a killed
+		 * rngd's 0 in rng_quality: the command line's settings and the
+		 * defaults then, and the file's error said. */
+		rngd_options_free(o);
+		rngd_options_init(o);
+		r = rngd_options_note(o, LOG_WARNING, "%s; --restore-hwrng-quality goes on without the file", err);
+	}
 	rngd_options_free(&first);
 	if (r < 0)
 		return r;

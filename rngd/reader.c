@@ -475,6 +475,8 @@ void rngd_readers_stop(struct rngd_loop *l)
 			 * without touching the slot (reader_stopping()). */
 			(void)pthread_detach(s->thread);
 			s->abandoned = s->stuck = true;
+			/* What it read of the loop before its call, seen done. */
+			rngd_slow_call_left_behind(s);
 			rngd_log(l->log, LOG_WARNING, s->src.name,
 				 "reader still inside a blocking source call; left to end with the process");
 		}

@@ -2,9 +2,11 @@
 /* A source call that does not return, said in the log (rngd/slow_call.h). */
 #include <config.h>
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <syslog.h>
 
+#include "rngd/eventfd.h"
 #include "rngd/log.h"
 #include "rngd/loop_state.h"
 #include "rngd/slot.h"
@@ -15,12 +17,33 @@
  * "no answer" exactly, for the same read, with no race between the two. */
 #define SLOW_CALL_SAID (UINT64_C(1) << 63)
 
+/* A read started at @since: wake the main thread if it sleeps past the
+ * read's limit (taking its sleep, so the next read does not wake it too). */
+static void wake_if_asleep_past(struct rngd_loop *l, uint64_t since)
+{
+	uint64_t until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST);
+
+	if (until > since + l->slow_call_ms &&
+	    __atomic_compare_exchange_n(&l->sleep_until_ms, &until, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		rngd_eventfd_poke(l->event_fd);
+}
+
 ssize_t rngd_slow_call_read(struct rngd_slot *s, void *buf, size_t len)
 {
 	uint64_t since = rngd_now_ms(), was;
 	ssize_t n;
 
 	__atomic_store_n(&s->call_since_ms, since, __ATOMIC_SEQ_CST);
+	if (s->loop->slow_call_ms) {
+		uint64_t same = since;
+
+		wake_if_asleep_past(s->loop, since);
+		/* Stored again, so that a read that never returns has its last
+		 * touch of the loop published (rngd_slow_call_left_behind()).
+		 * Fails only if the main thread said it late already. */
+		(void)__atomic_compare_exchange_n(&s->call_since_ms, &same, since, false, __ATOMIC_SEQ_CST,
+						  __ATOMIC_SEQ_CST);
+	}
 	n = s->src.ops->read(&s->src, buf, len);
 	was = __atomic_exchange_n(&s->call_since_ms, 0, __ATOMIC_SEQ_CST);
 	s->call_said_ms = (was & SLOW_CALL_SAID) ? rngd_now_ms() - since : 0;
@@ -32,6 +55,9 @@ void rngd_slow_call_said_back(struct rngd_slot *s)
 	if (!s->call_said_ms)
 		return;
 	s->calls_back++;
+	/* After the main thread's line: it logs holding the lock. */
+	(void)pthread_mutex_lock(&s->lock);
+	(void)pthread_mutex_unlock(&s->lock);
 	rngd_log(s->loop->log, LOG_NOTICE, s->src.name, "answered again: that read returned after %.1f s",
 		 (double)s->call_said_ms / 1000.0);
 	s->call_said_ms = 0;
@@ -39,20 +65,54 @@ void rngd_slow_call_said_back(struct rngd_slot *s)
 
 uint64_t rngd_slow_call_check(struct rngd_slot *s, uint64_t now)
 {
-	unsigned int limit = s->loop->cfg.slow_call_ms;
+	unsigned int limit = s->loop->slow_call_ms;
 	uint64_t since = __atomic_load_n(&s->call_since_ms, __ATOMIC_SEQ_CST);
+	bool late;
 
 	if (!limit || !s->started || !since || (since & SLOW_CALL_SAID))
 		return UINT64_MAX;
-	if (now - since < limit)
+	/* @now may be older than a read that began since it was taken. */
+	if (now < since + limit)
 		return since + limit;
+	(void)pthread_mutex_lock(&s->lock);
 	/* Fails if that read returned (or another began) meanwhile. */
-	if (!__atomic_compare_exchange_n(&s->call_since_ms, &since, since | SLOW_CALL_SAID, false,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		return UINT64_MAX;
-	s->calls_late++;
-	rngd_log(s->loop->log, LOG_WARNING, s->src.name,
-		 "no answer for %.0f s: still inside one read (a device, token or daemon that stopped answering)",
-		 (double)(now - since) / 1000.0);
+	late = __atomic_compare_exchange_n(&s->call_since_ms, &since, since | SLOW_CALL_SAID, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	if (late) {
+		s->calls_late++;
+		rngd_log(s->loop->log, LOG_WARNING, s->src.name,
+			 "no answer for %.0f s: still inside one read (a device, token or daemon that stopped "
+			 "answering)", (double)(now - since) / 1000.0);
+	}
+	(void)pthread_mutex_unlock(&s->lock);
 	return UINT64_MAX;
+}
+
+uint64_t rngd_slow_call_sleep(struct rngd_loop *l, uint64_t now, uint64_t next)
+{
+	if (!l->slow_call_ms)
+		return next;
+	/* Published first, then the reads looked at again: a read that began
+	 * since the pass's look either is seen here or sees the sleep. */
+	__atomic_store_n(&l->sleep_until_ms, next, __ATOMIC_SEQ_CST);
+	for (size_t i = 0; i < l->n_slots; i++) {
+		uint64_t at = rngd_slow_call_check(&l->slots[i], now);
+
+		if (at < next)
+			next = at;
+	}
+	__atomic_store_n(&l->sleep_until_ms, next, __ATOMIC_SEQ_CST);
+	return next;
+}
+
+void rngd_slow_call_awake(struct rngd_loop *l)
+{
+	__atomic_store_n(&l->sleep_until_ms, 0, __ATOMIC_SEQ_CST);
+}
+
+void rngd_slow_call_left_behind(struct rngd_slot *s)
+{
+	/* Pairs with the reader's last store before its read: the loop can
+	 * be freed after this, and the reader never touches it again. */
+	(void)__atomic_load_n(&s->call_since_ms, __ATOMIC_SEQ_CST);
 }

@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A source call that does not return: a TPM daemon or swtpm that was
- * stopped, a token that blocks, a virtio-rng whose host stopped serving
- * (a hwrng read asleep in the kernel). Before, only SIGUSR1, STATUS= and
- * the stats file showed it, as "waiting". Only the source's read() itself
- * is timed: a FIFO or device waiting in its poll() for data is idle, not
+ * stopped, a token that blocks, a virtio-rng whose host stopped serving (a
+ * hwrng read asleep in the kernel). Before, only SIGUSR1, STATUS= and the
+ * stats file showed it, as "waiting". Only the source's read() itself is
+ * timed: a FIFO or device waiting in its poll() for data is idle, not
  * stuck, and says nothing.
  *
- * The reader times each read (rngd_slow_call_read()) and, once the read
- * is back and the reader still owns the slot, says how long one that
- * went past the limit took (rngd_slow_call_said_back()). The main thread
- * says that a read has gone past it (rngd_slow_call_check()), once per
- * read. A read the loop sees running when it goes to sleep gets a
- * deadline at its limit. A read that starts while the loop sleeps does
- * not wake it (that would cost a wake-up per read): it is seen at the
- * next block, top-up, watchdog keep-alive or signal. A waiting rngd
- * reads nothing (full queues), so this costs it nothing.
+ * The reader times each read (rngd_slow_call_read()); the main thread
+ * says once that a read went past the limit (rngd_slow_call_check()), and
+ * the reader, once the read is back and it still owns the slot, says how
+ * long that read took (rngd_slow_call_said_back()).
+ *
+ * The main thread looks at each pass of the loop, and a read it sees
+ * running gets a deadline at its limit. Before it sleeps it publishes when
+ * the sleep ends (rngd_slow_call_sleep()); a reader whose read starts more
+ * than the limit before that wakes it, once per sleep. So the line comes
+ * at the limit, and a waiting rngd, whose queues are full and which reads
+ * nothing, pays no wake-up for it; nor does one whose loop wakes within
+ * the limit anyway (the top-up, the watchdog's keep-alive).
  */
 #ifndef RNGD_SLOW_CALL_H
 #define RNGD_SLOW_CALL_H
@@ -23,6 +26,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct rngd_loop;
 struct rngd_slot;
 
 /* The reader: the source's read(), timed. */
@@ -32,5 +36,13 @@ void rngd_slow_call_said_back(struct rngd_slot *s);
 /* The main thread, each pass of the loop: when to look again (UINT64_MAX:
  * no read of this slot to watch). */
 uint64_t rngd_slow_call_check(struct rngd_slot *s, uint64_t now);
+/* The main thread, about to sleep until @next: the deadline to sleep to,
+ * @next or a running read's limit. */
+uint64_t rngd_slow_call_sleep(struct rngd_loop *l, uint64_t now, uint64_t next);
+/* The main thread, its sleep over. */
+void rngd_slow_call_awake(struct rngd_loop *l);
+/* The main thread, giving up on @s's reader inside a read: before the
+ * loop may be freed. */
+void rngd_slow_call_left_behind(struct rngd_slot *s);
 
 #endif

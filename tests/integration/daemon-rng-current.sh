@@ -126,7 +126,7 @@ done
 #    takes the 0 of an rngd that still runs; a record it cannot act on is
 #    one line and exit 1.
 restore() {
-	"$GUARD" -- timeout -s KILL 20 "$RNGD" -c /dev/null --restore-hwrng-quality --hwrng-sysfs="$sys" \
+	"$GUARD" -- timeout -s KILL 20 "$RNGD" -c "${CONF:-/dev/null}" --restore-hwrng-quality --hwrng-sysfs="$sys" \
 		--state-dir="$T/state" "$@" > "$T/rout" 2> "$T/rerr"
 	RRC=$?
 }
@@ -134,7 +134,8 @@ echo fake0 > "$sys/rng_current"; echo 1000 > "$sys/rng_quality"
 run
 wait_log "hwrng: .*(rng_quality|quality)"
 restore
-[ "$RRC" = 0 ] && [ "$(cat "$sys/rng_quality")" = 0 ] && [ -e "$T/state/hwrng-quality" ] ||
+[ "$RRC" = 0 ] && [ "$(cat "$sys/rng_quality")" = 0 ] && [ -e "$T/state/hwrng-quality" ] &&
+	grep -q "^rngd: hwrng: another rngd holds the rng_quality record in $T/state" "$T/rerr" ||
 	fail "--restore-hwrng-quality beside a running rngd: exit $RRC, rng_quality $(cat "$sys/rng_quality"): $(cat "$T/rerr")"
 stop_rngd KILL
 [ "$(cat "$sys/rng_quality")" = 0 ] || fail "rng_quality is $(cat "$sys/rng_quality") after SIGKILL"
@@ -166,5 +167,28 @@ mv "$sys/rng_quality.away" "$sys/rng_quality"
 [ -e "$T/state/hwrng-quality" ] || fail "a record that could not be acted on was removed"
 restore
 [ "$RRC" = 0 ] && [ "$(cat "$sys/rng_quality")" = 1000 ] || fail "the kept record: exit $RRC, rng_quality $(cat "$sys/rng_quality")"
+# Another device current now: its line stays, said; restored once current.
+run
+wait_log "hwrng: .*(rng_quality|quality)"
+stop_rngd KILL
+echo fake1 > "$sys/rng_current"
+restore
+[ "$RRC" = 0 ] && [ -e "$T/state/hwrng-quality" ] &&
+	grep -q "^rngd: hwrng: the rng_quality record names fake0, not the current fake1: kept for it" "$T/rerr" ||
+	fail "a record for another device: exit $RRC, said: $(cat "$T/rerr")"
+echo fake0 > "$sys/rng_current"
+# A configuration file edited wrong since: said, and the restore goes on.
+printf 'no-such-setting = 1\n' > "$T/bad.conf"
+CONF=$T/bad.conf restore
+[ "$RRC" = 0 ] && [ "$(cat "$sys/rng_quality")" = 1000 ] && grep -q "$T/bad.conf.*goes on without the file" "$T/rerr" ||
+	fail "a bad configuration file: exit $RRC, rng_quality $(cat "$sys/rng_quality"), said: $(cat "$T/rerr")"
+# -l and -t are modes of their own: a usage error, nothing touched.
+for mode in -l -t; do
+	echo 0 > "$sys/rng_quality"
+	restore "$mode"
+	[ "$RRC" = 2 ] && grep -q "restore-hwrng-quality does that alone: not with $mode" "$T/rerr" &&
+		[ "$(cat "$sys/rng_quality")" = 0 ] || fail "--restore-hwrng-quality $mode: exit $RRC, said: $(cat "$T/rerr")"
+done
+echo 1000 > "$sys/rng_quality"
 
 echo "ok: rng_quality taken and restored, rng_current change = fresh gate, --no-take-credit honoured, restored after SIGKILL + restart or --restore-hwrng-quality"

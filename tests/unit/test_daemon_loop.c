@@ -413,11 +413,12 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
-/* The first read takes 900 ms; the ready time-out wakes the loop at 500. */
-static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms)
+/* The first read takes 900 ms, a limit of @slow_call_ms; nothing but the
+ * ready time-out (@ready_ms) wakes the loop while it runs. */
+static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms, unsigned int ready_ms)
 {
 	r->cfg.slow_call_ms = slow_call_ms;
-	r->cfg.ready_timeout_ms = 500;
+	r->cfg.ready_timeout_ms = ready_ms;
 	r->src.stuck_after_reads = 1;
 	r->src.stuck_ms = 900;
 	run_loop(r, 1500);
@@ -427,25 +428,37 @@ static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms)
 
 /*
  * A read that does not return (a TPM daemon stopped, a token that blocks)
- * is said once, at the loop's first wake-up past slow_call_ms, and its
- * end once, when it returns; the reads after it are quick and say
- * nothing. Before, only SIGUSR1, STATUS= and the stats file showed it.
+ * is said at its limit, though nothing else wakes the loop (a file sink,
+ * -o none with EGD), and its end once it returns; the reads after it are
+ * quick and say nothing. Before, only SIGUSR1, STATUS= and the stats file
+ * showed it; a look only at the loop's other wake-ups missed it here.
  */
-static void test_late_read_is_said_once_and_its_end(void **state)
+static void test_late_read_is_said_at_its_limit(void **state)
 {
 	struct run *r = *state;
 
-	run_with_a_late_read(r, 300);
+	run_with_a_late_read(r, 300, 10000);
 	assert_int_equal(r->slot->calls_late, 1);
 	assert_int_equal(r->slot->calls_back, 1);
 }
 
-/* Under the limit: nothing said, however long the loop sleeps. */
+/* A wake-up between the line and the read's end (the ready time-out at
+ * 600 ms) does not say it again. */
+static void test_late_read_is_said_once(void **state)
+{
+	struct run *r = *state;
+
+	run_with_a_late_read(r, 300, 600);
+	assert_int_equal(r->slot->calls_late, 1);
+	assert_int_equal(r->slot->calls_back, 1);
+}
+
+/* Under the limit: nothing said. */
 static void test_read_under_the_limit_is_not_said(void **state)
 {
 	struct run *r = *state;
 
-	run_with_a_late_read(r, 1200);
+	run_with_a_late_read(r, 1200, 10000);
 	assert_int_equal(r->slot->calls_late, 0);
 	assert_int_equal(r->slot->calls_back, 0);
 }
@@ -1057,7 +1070,8 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_eio_closes_and_reopens),
 	RNGD_FIXTURE_TEST(test_slow_open_is_read_by_its_opener),
 	RNGD_FIXTURE_TEST(test_stuck_reader_does_not_block_exit),
-	RNGD_FIXTURE_TEST(test_late_read_is_said_once_and_its_end),
+	RNGD_FIXTURE_TEST(test_late_read_is_said_at_its_limit),
+	RNGD_FIXTURE_TEST(test_late_read_is_said_once),
 	RNGD_FIXTURE_TEST(test_read_under_the_limit_is_not_said),
 	RNGD_FIXTURE_TEST(test_reader_waiting_on_fd_stops_on_its_own),
 	RNGD_FIXTURE_TEST(test_credit_split_over_steps),
