@@ -414,9 +414,13 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 }
 
 /* The first read takes 900 ms, a limit of @slow_call_ms; nothing but the
- * ready time-out (@ready_ms) wakes the loop while it runs. */
-static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms, unsigned int ready_ms)
+ * ready time-out (@ready_ms) wakes the loop while it runs. The late line
+ * and its end must each have been said @said times (0 or 1). */
+static void run_with_a_late_read(void **state, unsigned int slow_call_ms, unsigned int ready_ms,
+				 unsigned int said)
 {
+	struct run *r = *state;
+
 	r->cfg.slow_call_ms = slow_call_ms;
 	r->cfg.ready_timeout_ms = ready_ms;
 	r->src.stuck_after_reads = 1;
@@ -424,6 +428,8 @@ static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms, unsig
 	run_loop(r, 1500);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	assert_true(r->src.reads > 1);
+	assert_int_equal(r->slot->calls_late, said);
+	assert_int_equal(r->slot->calls_back, said);
 }
 
 /*
@@ -435,32 +441,20 @@ static void run_with_a_late_read(struct run *r, unsigned int slow_call_ms, unsig
  */
 static void test_late_read_is_said_at_its_limit(void **state)
 {
-	struct run *r = *state;
-
-	run_with_a_late_read(r, 300, 10000);
-	assert_int_equal(r->slot->calls_late, 1);
-	assert_int_equal(r->slot->calls_back, 1);
+	run_with_a_late_read(state, 300, 10000, 1);
 }
 
 /* A wake-up between the line and the read's end (the ready time-out at
  * 600 ms) does not say it again. */
 static void test_late_read_is_said_once(void **state)
 {
-	struct run *r = *state;
-
-	run_with_a_late_read(r, 300, 600);
-	assert_int_equal(r->slot->calls_late, 1);
-	assert_int_equal(r->slot->calls_back, 1);
+	run_with_a_late_read(state, 300, 600, 1);
 }
 
 /* Under the limit: nothing said. */
 static void test_read_under_the_limit_is_not_said(void **state)
 {
-	struct run *r = *state;
-
-	run_with_a_late_read(r, 1200, 10000);
-	assert_int_equal(r->slot->calls_late, 0);
-	assert_int_equal(r->slot->calls_back, 0);
+	run_with_a_late_read(state, 1200, 10000, 0);
 }
 
 static void test_stuck_reader_does_not_block_exit(void **state)
