@@ -90,7 +90,7 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 	l->n_slots = n_slots;
 	l->cfg = *cfg;
 	l->slow_call_ms = cfg->slow_call_ms;
-	l->signal_fd = l->event_fd = l->stop_fd = -1;
+	l->signal_fd = l->event_fd = l->stop_fd = l->slow_call_timer_fd = -1;
 
 	/* A FIFO sink whose reader went away: EPIPE from write(), not death. */
 	if (sigaction(SIGPIPE, &ign, NULL) < 0)
@@ -108,6 +108,8 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 		return -errno;
 	for (size_t i = 0; i < n_slots; i++)
 		slots[i].wake_fd = -1;
+	if (rngd_slow_call_init(l) < 0)
+		return -errno;
 	l->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->stop_fd < 0)
 		return -errno;
@@ -217,7 +219,7 @@ static int handle_signals(struct rngd_loop *l)
 
 int rngd_loop_run(struct rngd_loop *l)
 {
-	struct pollfd pfd[4];
+	struct pollfd pfd[5];
 	int exit_code = RNGD_EXIT_OK;
 
 	if (!l->running) {
@@ -313,9 +315,11 @@ int rngd_loop_run(struct rngd_loop *l)
 		/* The hook's fd (the device watch's uevent socket); a negative
 		 * fd is ignored. */
 		pfd[3] = (struct pollfd){ .fd = l->hook ? l->hook->fd(l->hook_ctx) : -1, .events = POLLIN };
-		if (poll(pfd, 4, timeout) > 0 && (pfd[1].revents & POLLIN))
+		/* A read's limit, set by its reader while we sleep. */
+		pfd[4] = (struct pollfd){ .fd = l->slow_call_timer_fd, .events = POLLIN };
+		if (poll(pfd, 5, timeout) > 0 && (pfd[1].revents & POLLIN))
 			(void)rngd_eventfd_take(l->event_fd);
-		rngd_slow_call_awake(l);
+		rngd_slow_call_awake(l, pfd[4].revents & POLLIN);
 		if (l->hook && pfd[3].revents)
 			l->hook->fd_ready(l->hook_ctx);
 	}
@@ -382,6 +386,7 @@ bool rngd_loop_destroy(struct rngd_loop *l)
 	rng_close_fd(&l->signal_fd);
 	rng_close_fd(&l->event_fd);
 	rng_close_fd(&l->stop_fd);
+	rng_close_fd(&l->slow_call_timer_fd);
 	free(l);
 	return any_stuck;
 }

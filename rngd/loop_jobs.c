@@ -192,7 +192,8 @@ uint64_t rngd_loop_jobs_run(struct rngd_loop *l, struct rngd_loop_jobs *j, uint6
 		rngd_loop_update_status(l);
 	if (rngd_every_due(&j->watchdog, now, &next))
 		notify_watchdog();
-	/* A running read's limit (rngd/slow_call.h). */
+	/* A running read's limit (rngd/slow_call.h): here too, as a loop
+	 * kept busy by another source may not sleep for minutes. */
 	for (size_t i = 0; i < l->n_slots; i++) {
 		uint64_t at = rngd_slow_call_check(&l->slots[i], now);
 

@@ -48,9 +48,12 @@ struct rngd_loop {
 	/* rngd/slow_call.c: the late-read limit (cfg.slow_call_ms at start;
 	 * read by the readers, so a reload's new cfg never touches it), and
 	 * when the loop's sleep ends (UINT64_MAX: no deadline; 0 awake),
-	 * atomic: a reader whose read starts long before that wakes it. */
+	 * atomic: a reader whose read starts long before that sets the timer
+	 * to its limit, and says so in timer_set (atomic). */
 	unsigned int slow_call_ms;
 	uint64_t sleep_until_ms;
+	int slow_call_timer_fd;
+	bool slow_call_timer_set;
 
 	/* The block being handed to the sink, maybe over several writes. */
 	uint8_t pending[FIPS_BLOCK_BYTES];

@@ -2,11 +2,13 @@
 /* A source call that does not return, said in the log (rngd/slow_call.h). */
 #include <config.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <syslog.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 
-#include "rngd/eventfd.h"
 #include "rngd/log.h"
 #include "rngd/loop_state.h"
 #include "rngd/slot.h"
@@ -17,15 +19,32 @@
  * "no answer" exactly, for the same read, with no race between the two. */
 #define SLOW_CALL_SAID (UINT64_C(1) << 63)
 
-/* A read started at @since: wake the main thread if it sleeps past the
- * read's limit (taking its sleep, so the next read does not wake it too). */
-static void wake_if_asleep_past(struct rngd_loop *l, uint64_t since)
+/* A read started at @since, the main thread asleep past its limit: its
+ * timer is set to the limit, so it wakes then if it sleeps on (a poke now
+ * would wake it for every block read: the block itself wakes it soon).
+ * The sleep is moved to the limit, so the next read does not set it too. */
+static void wake_at_limit_if_asleep_past(struct rngd_loop *l, uint64_t since)
 {
-	uint64_t until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST);
+	uint64_t until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST), at = since + l->slow_call_ms;
+	struct itimerspec its = { .it_value = { .tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000 } };
 
-	if (until > since + l->slow_call_ms &&
-	    __atomic_compare_exchange_n(&l->sleep_until_ms, &until, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		rngd_eventfd_poke(l->event_fd);
+	if (until > at &&
+	    __atomic_compare_exchange_n(&l->sleep_until_ms, &until, at, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		/* Fails only on a bad fd: the line then comes at the loop's
+		 * next wake-up. */
+		(void)timerfd_settime(l->slow_call_timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+		__atomic_store_n(&l->slow_call_timer_set, true, __ATOMIC_SEQ_CST);
+	}
+}
+
+int rngd_slow_call_init(struct rngd_loop *l)
+{
+	l->slow_call_timer_fd = -1;
+	if (!l->slow_call_ms)
+		return 0;
+	/* CLOCK_MONOTONIC: rngd_now_ms()'s clock. */
+	l->slow_call_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	return l->slow_call_timer_fd < 0 ? -errno : 0;
 }
 
 ssize_t rngd_slow_call_read(struct rngd_slot *s, void *buf, size_t len)
@@ -37,7 +56,7 @@ ssize_t rngd_slow_call_read(struct rngd_slot *s, void *buf, size_t len)
 	if (s->loop->slow_call_ms) {
 		uint64_t same = since;
 
-		wake_if_asleep_past(s->loop, since);
+		wake_at_limit_if_asleep_past(s->loop, since);
 		/* Stored again, so that a read that never returns has its last
 		 * touch of the loop published (rngd_slow_call_left_behind()).
 		 * Fails only if the main thread said it late already. */
@@ -105,9 +124,23 @@ uint64_t rngd_slow_call_sleep(struct rngd_loop *l, uint64_t now, uint64_t next)
 	return next;
 }
 
-void rngd_slow_call_awake(struct rngd_loop *l)
+void rngd_slow_call_awake(struct rngd_loop *l, bool timer_fired)
 {
+	static const struct itimerspec disarm;
+	uint64_t expirations;
+	bool set;
+
 	__atomic_store_n(&l->sleep_until_ms, 0, __ATOMIC_SEQ_CST);
+	/* A timer a reader set is of no more use: every sleep looks at the
+	 * running reads again first (rngd_slow_call_sleep()). Left set, it
+	 * would wake an idle loop once for a read long returned. */
+	set = __atomic_exchange_n(&l->slow_call_timer_set, false, __ATOMIC_SEQ_CST);
+	if (set)
+		(void)timerfd_settime(l->slow_call_timer_fd, 0, &disarm, NULL);
+	/* Read whenever it fired, set or not: unread, it keeps poll() from
+	 * sleeping. EAGAIN if it had not. */
+	if (set || timer_fired)
+		(void)!read(l->slow_call_timer_fd, &expirations, sizeof(expirations));
 }
 
 void rngd_slow_call_left_behind(struct rngd_slot *s)

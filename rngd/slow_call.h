@@ -15,20 +15,25 @@
  * The main thread looks at each pass of the loop, and a read it sees
  * running gets a deadline at its limit. Before it sleeps it publishes when
  * the sleep ends (rngd_slow_call_sleep()); a reader whose read starts more
- * than the limit before that wakes it, once per sleep. So the line comes
- * at the limit, and a waiting rngd, whose queues are full and which reads
- * nothing, pays no wake-up for it; nor does one whose loop wakes within
- * the limit anyway (the top-up, the watchdog's keep-alive).
+ * than the limit before that sets the loop's timer (a timerfd it polls) to
+ * its read's limit, once per sleep. So the line comes at the limit, and no
+ * read costs a wake-up: a read that returns queues its block, which wakes
+ * the loop anyway, and the timer is cleared then. A waiting rngd, whose
+ * queues are full and which reads nothing, sets no timer at all.
  */
 #ifndef RNGD_SLOW_CALL_H
 #define RNGD_SLOW_CALL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 struct rngd_loop;
 struct rngd_slot;
 
+/* The main thread, at the loop's start: the timer a reader sets
+ * (l->slow_call_timer_fd; -1 with no limit). 0 or negative errno. */
+int rngd_slow_call_init(struct rngd_loop *l);
 /* The reader: the source's read(), timed. */
 ssize_t rngd_slow_call_read(struct rngd_slot *s, void *buf, size_t len);
 /* The reader, after the read, once it knows it still owns the slot. */
@@ -39,8 +44,9 @@ uint64_t rngd_slow_call_check(struct rngd_slot *s, uint64_t now);
 /* The main thread, about to sleep until @next: the deadline to sleep to,
  * @next or a running read's limit. */
 uint64_t rngd_slow_call_sleep(struct rngd_loop *l, uint64_t now, uint64_t next);
-/* The main thread, its sleep over. */
-void rngd_slow_call_awake(struct rngd_loop *l);
+/* The main thread, its sleep over, the timer's fd readable or not: the
+ * timer cleared. */
+void rngd_slow_call_awake(struct rngd_loop *l, bool timer_fired);
 /* The main thread, giving up on @s's reader inside a read: before the
  * loop may be freed. */
 void rngd_slow_call_left_behind(struct rngd_slot *s);

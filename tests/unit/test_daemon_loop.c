@@ -47,6 +47,7 @@ struct fake_source {
 	int fail_first_opens;     /* >0: opens 1..N fail with ENOENT */
 	int open_hold_ms;         /* the first open() takes this long (a slow token) */
 	bool use_fd;              /* reads wait on fd (a pipe nobody writes) */
+	int read_ms;              /* each read of fd takes this long (a hwrng) */
 	int fd;
 	int open_fd;              /* fd while open, else -1: what wait_fd() says */
 	int opens, reads, closes;
@@ -73,7 +74,12 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 	if (f->eio_after_reads && n == f->eio_after_reads)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
 	if (f->use_fd) {
-		ssize_t got = read(f->fd, buf, len);
+		const struct timespec took = { 0, (long)f->read_ms * 1000000L };
+		ssize_t got;
+
+		if (f->read_ms)
+			(void)nanosleep(&took, NULL);
+		got = read(f->fd, buf, len);
 
 		return got < 0 ? rng_source_why(src, -errno, "read: %s", strerror(errno)) : got;
 	}
@@ -497,6 +503,85 @@ static void test_reader_waiting_on_fd_stops_on_its_own(void **state)
 		fail_msg("SIGTERM took %ld ms with a reader waiting on its fd", r->run_ms);
 	(void)close(p[0]);
 	(void)close(p[1]);
+}
+
+/* Writes the seed, then a block of random bytes every 20 ms until told, to
+ * a pipe: each read gets what one write wrote. */
+struct paced_writer {
+	int fd;
+	int stop;
+	uint64_t state;
+};
+
+static void *write_paced(void *arg)
+{
+	struct paced_writer *w = arg;
+	uint8_t blk[FIPS_BLOCK_BYTES];
+	const struct timespec pace = { 0, 20 * 1000000L };
+	size_t len = FIPS_SEED_BYTES;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_SEQ_CST)) {
+		for (size_t i = 0; i < len; i++)
+			blk[i] = (uint8_t)(test_splitmix64(&w->state) >> 56);
+		if (write(w->fd, blk, len) < 0)
+			break;
+		len = sizeof(blk);
+		(void)nanosleep(&pace, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * A source whose reads wait on its fd and then take 2 ms (a hwrng), read
+ * as its data comes, with a late-read limit of @slow_call_ms: each block
+ * costs the loop one wake-up (the block queued) and its passes (test,
+ * write, nothing left), never one more.
+ */
+static void run_paced_source(void **state, unsigned int slow_call_ms)
+{
+	struct run *r = *state;
+	struct paced_writer w = { .state = 42 };
+	unsigned int blocks, bound;
+	pthread_t t;
+	int p[2];
+
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	w.fd = p[1];
+	r->cfg.slow_call_ms = slow_call_ms;
+	r->src.use_fd = true;
+	r->src.fd = p[0];
+	r->src.read_ms = 2;
+	assert_int_equal(pthread_create(&t, NULL, write_paced, &w), 0);
+	run_loop(r, 1000);
+	__atomic_store_n(&w.stop, 1, __ATOMIC_SEQ_CST);
+	(void)pthread_join(t, NULL);
+	(void)close(p[0]);
+	(void)close(p[1]);
+	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
+	blocks = (unsigned int)(r->slot->stats.blocks_passed + r->slot->stats.blocks_failed);
+	/* Three passes a block; a loop woken once more per block, four. */
+	bound = 3 * blocks + blocks / 2 + 4;
+	print_message("paced source, limit %u ms: %u blocks in %ld ms, demand() asked %u times (bound %u)\n",
+		      slow_call_ms, blocks, r->run_ms, r->sink.demand_calls, bound);
+	assert_true(blocks >= 10);
+	if (r->sink.demand_calls > bound)
+		fail_msg("%u passes of the loop for %u blocks: woken per read", r->sink.demand_calls, blocks);
+}
+
+/* The late-read watch woke the loop at each read's start while it slept
+ * with no read in flight: a wake-up per block for nothing (a stalled sink
+ * was asked 9 times in 2 s under TSan). */
+static void test_paced_source_costs_no_wake_up_per_read(void **state)
+{
+	run_paced_source(state, 60000);
+}
+
+/* Each read sets the loop's timer to its limit, 10 ms on; the block it
+ * queues wakes the loop first, which must clear that timer, or it wakes
+ * the loop again at the limit for a read long returned. */
+static void test_returned_read_leaves_no_timer(void **state)
+{
+	run_paced_source(state, 10);
 }
 
 static void test_credit_split_over_steps(void **state)
@@ -1076,6 +1161,8 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_open_failure_backs_off),
 	RNGD_FIXTURE_TEST(test_open_after_failures_drops_the_old_reason),
 	RNGD_FIXTURE_TEST(test_stalled_fifo_sink_sleeps),
+	RNGD_FIXTURE_TEST(test_paced_source_costs_no_wake_up_per_read),
+	RNGD_FIXTURE_TEST(test_returned_read_leaves_no_timer),
 	RNGD_FIXTURE_TEST(test_queue_wiped),
 	cmocka_unit_test(test_reader_snapshot_fields),
 	cmocka_unit_test(test_credited_first_while_filling),
