@@ -56,52 +56,29 @@ static bool parse_id(const char *text, unsigned long *id)
 	return !errno && !*end && *id < (unsigned long)(uid_t)-1;
 }
 
-/* After a lookup that found no entry: @name as a bare number, else the
- * lookup's error (@r from getpwnam_r/getgrnam_r, 0 for "none"). */
-static int numeric_id_or_error(const char *name, int r, unsigned long *id)
+/*
+ * A user's uid and primary group, or with @group a group's gid (in both
+ * @id and @gid); a name no entry has, as a bare number, is its own id and
+ * group. Else -ESRCH for "none", or the lookup's error. Start-up only, on
+ * the main thread: the NSS buffer lives on the stack.
+ */
+static int lookup_id(const char *name, bool group, unsigned long *id, gid_t *gid)
 {
-	if (parse_id(name, id))
+	char buf[PRIVS_NSS_BUF];
+	struct passwd pw, *user = NULL;
+	struct group gr, *grp = NULL;
+	int r = group ? getgrnam_r(name, &gr, buf, sizeof(buf), &grp) : getpwnam_r(name, &pw, buf, sizeof(buf), &user);
+
+	if (!r && (user || grp)) {
+		*id = user ? pw.pw_uid : gr.gr_gid;
+		*gid = user ? pw.pw_gid : gr.gr_gid;
 		return 0;
+	}
+	if (parse_id(name, id)) {
+		*gid = (gid_t)*id;
+		return 0;
+	}
 	return r > 0 ? -r : -ESRCH;
-}
-
-/* Start-up only, on the main thread: the NSS buffer lives on the stack. */
-static int lookup_user(const char *name, uid_t *uid, gid_t *gid)
-{
-	char buf[PRIVS_NSS_BUF];
-	struct passwd pw, *found = NULL;
-	unsigned long id = 0;
-	int r = getpwnam_r(name, &pw, buf, sizeof(buf), &found);
-
-	if (!r && found) {
-		*uid = pw.pw_uid;
-		*gid = pw.pw_gid;
-		return 0;
-	}
-	r = numeric_id_or_error(name, r, &id);
-	if (r == 0) {
-		/* A bare uid: its group is the same number unless one is given. */
-		*uid = (uid_t)id;
-		*gid = (gid_t)id;
-	}
-	return r;
-}
-
-static int lookup_group(const char *name, gid_t *gid)
-{
-	char buf[PRIVS_NSS_BUF];
-	struct group gr, *found = NULL;
-	unsigned long id = 0;
-	int r = getgrnam_r(name, &gr, buf, sizeof(buf), &found);
-
-	if (!r && found) {
-		*gid = gr.gr_gid;
-		return 0;
-	}
-	r = numeric_id_or_error(name, r, &id);
-	if (r == 0)
-		*gid = (gid_t)id;
-	return r;
 }
 
 /* getpwnam_r(3): besides 0 with no entry, these also mean "no such name". */
@@ -126,6 +103,7 @@ static int resolve_user_group(const char *user_group, char user[PRIVS_NAME_MAX],
 {
 	const char *colon = strchr(user_group, ':');
 	size_t user_len = colon ? (size_t)(colon - user_group) : strlen(user_group);
+	unsigned long id;
 	int r;
 
 	*unknown = NULL;
@@ -133,11 +111,12 @@ static int resolve_user_group(const char *user_group, char user[PRIVS_NAME_MAX],
 		return -EINVAL;
 	memcpy(user, user_group, user_len);
 	user[user_len] = '\0';
-	r = lookup_user(user, uid, gid);
+	r = lookup_id(user, false, &id, gid);
 	if (r < 0)
 		return lookup_failed(r, "user", unknown);
+	*uid = (uid_t)id;
 	if (colon) {
-		r = lookup_group(colon + 1, gid);
+		r = lookup_id(colon + 1, true, &id, gid);
 		if (r < 0)
 			return lookup_failed(r, "group", unknown);
 	}

@@ -32,7 +32,9 @@ sources_libsources_a_SOURCES += \
 	sources/rdrand.h sources/rdrand.c \
 	sources/padlock.h sources/padlock.c
 endif
-sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS)
+# The dlopen()ed stacks' headers; a stack configure left out has them
+# empty (and its source is not built).
+sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS) $(TSS2_CFLAGS) $(P11KIT_CFLAGS)
 
 if HAVE_LIBTSPI
 # libtspi is dlopen()ed by the source (sources/dl.h): only its headers are
@@ -42,8 +44,6 @@ endif
 
 if HAVE_TSS2_ESYS
 sources_libsources_a_SOURCES += sources/tpm2.c
-sources_libsources_a_CPPFLAGS += $(TSS2_CFLAGS)
-# tss2 is dlopen()ed by the source: nothing to link.
 endif
 
 if RNGD_SYSSTAT
@@ -60,6 +60,4 @@ endif
 
 if HAVE_P11KIT
 sources_libsources_a_SOURCES += sources/pkcs11.h sources/pkcs11.c
-sources_libsources_a_CPPFLAGS += $(P11KIT_CFLAGS)
-# p11-kit is dlopen()ed by the source: nothing to link.
 endif

@@ -214,6 +214,35 @@ static void test_privs_resolve_names_missing_user_or_group_and_rejects_empty(voi
 	assert_int_equal(privs_resolve(":root", &uid, &gid, &unknown), -EINVAL);
 }
 
+/* A user brings its primary group; a group given after ':' replaces it; a
+ * number no entry has is its own id (and, for a user, its group). */
+static void test_privs_resolve_ids_from_names_and_bare_numbers(void **state)
+{
+	static const struct {
+		const char *user_group;
+		uid_t uid;
+		gid_t gid;
+	} cases[] = {
+		{ "daemon", 1, 1 },            /* Debian's base-passwd: daemon is 1:1 */
+		{ "daemon:root", 1, 0 },
+		{ "4242", 4242, 4242 },
+		{ "4242:daemon", 4242, 1 },
+		{ "root:4243", 0, 4243 },
+	};
+	const char *unknown;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uid_t uid = 7;
+		gid_t gid = 7;
+
+		if (privs_resolve(cases[i].user_group, &uid, &gid, &unknown) != 0 || uid != cases[i].uid ||
+		    gid != cases[i].gid)
+			fail_msg("%s: %u:%u, want %u:%u", cases[i].user_group, (unsigned)uid, (unsigned)gid,
+				 (unsigned)cases[i].uid, (unsigned)cases[i].gid);
+	}
+}
+
 RNGD_TEST_MAIN_WITH(setup, teardown,
 	cmocka_unit_test(test_crlf_and_bom),
 	cmocka_unit_test(test_nul_byte),
@@ -221,5 +250,6 @@ RNGD_TEST_MAIN_WITH(setup, teardown,
 	cmocka_unit_test(test_long_line),
 	cmocka_unit_test(test_not_regular),
 	cmocka_unit_test(test_pidfile_kinds),
-	cmocka_unit_test(test_privs_resolve_names_missing_user_or_group_and_rejects_empty)
+	cmocka_unit_test(test_privs_resolve_names_missing_user_or_group_and_rejects_empty),
+	cmocka_unit_test(test_privs_resolve_ids_from_names_and_bare_numbers)
 )
