@@ -82,6 +82,7 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	sigset_t set;
+	int err;
 
 	l->log = log;
 	l->sink = sink;
@@ -108,8 +109,9 @@ static int loop_init(struct rngd_loop *l, struct rngd_log *log, struct rng_sink 
 		return -errno;
 	for (size_t i = 0; i < n_slots; i++)
 		slots[i].wake_fd = -1;
-	if (rngd_slow_call_init(l) < 0)
-		return -errno;
+	err = rngd_slow_call_init(l);
+	if (err < 0)
+		return err;
 	l->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (l->stop_fd < 0)
 		return -errno;
@@ -386,7 +388,7 @@ bool rngd_loop_destroy(struct rngd_loop *l)
 	rng_close_fd(&l->signal_fd);
 	rng_close_fd(&l->event_fd);
 	rng_close_fd(&l->stop_fd);
-	rng_close_fd(&l->slow_call_timer_fd);
+	rngd_slow_call_destroy(l);
 	free(l);
 	return any_stuck;
 }

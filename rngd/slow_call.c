@@ -13,28 +13,39 @@
 #include "rngd/loop_state.h"
 #include "rngd/slot.h"
 #include "rngd/slow_call.h"
+#include "sources/close_fd.h"
 
 /* Set in call_since_ms by the main thread once it said the read is late:
  * the reader's exchange at the read's end sees it, so "answered" follows
  * "no answer" exactly, for the same read, with no race between the two. */
 #define SLOW_CALL_SAID (UINT64_C(1) << 63)
 
-/* A read started at @since, the main thread asleep past its limit: its
+/*
+ * A read started at @since, the main thread asleep past its limit: its
  * timer is set to the limit, so it wakes then if it sleeps on (a poke now
  * would wake it for every block read: the block itself wakes it soon).
- * The sleep is moved to the limit, so the next read does not set it too. */
+ * The sleep's end is lowered to the limit, so a later read, whose limit is
+ * later, sets nothing. Under the readers' lock, so the timer always holds
+ * the lowest limit set since the loop published its sleep: two readers'
+ * settimes cannot land in the other order. Taken once per sleep at most.
+ */
 static void wake_at_limit_if_asleep_past(struct rngd_loop *l, uint64_t since)
 {
 	uint64_t until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST), at = since + l->slow_call_ms;
 	struct itimerspec its = { .it_value = { .tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000 } };
 
+	if (until <= at)
+		return;
+	(void)pthread_mutex_lock(&l->slow_call_timer_lock);
+	until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST);
 	if (until > at &&
 	    __atomic_compare_exchange_n(&l->sleep_until_ms, &until, at, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-		/* Fails only on a bad fd: the line then comes at the loop's
-		 * next wake-up. */
+		/* Cannot fail on the loop's own timerfd, open until the
+		 * readers are stopped. */
 		(void)timerfd_settime(l->slow_call_timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 		__atomic_store_n(&l->slow_call_timer_set, true, __ATOMIC_SEQ_CST);
 	}
+	(void)pthread_mutex_unlock(&l->slow_call_timer_lock);
 }
 
 int rngd_slow_call_init(struct rngd_loop *l)
@@ -42,9 +53,22 @@ int rngd_slow_call_init(struct rngd_loop *l)
 	l->slow_call_timer_fd = -1;
 	if (!l->slow_call_ms)
 		return 0;
-	/* CLOCK_MONOTONIC: rngd_now_ms()'s clock. */
+	/* CLOCK_MONOTONIC: rngd_now_ms()'s clock. Without it, no start: a
+	 * read that hangs would go unsaid. */
 	l->slow_call_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	return l->slow_call_timer_fd < 0 ? -errno : 0;
+	if (l->slow_call_timer_fd < 0)
+		return -errno;
+	(void)pthread_mutex_init(&l->slow_call_timer_lock, NULL);
+	l->slow_call_lock_ready = true;
+	return 0;
+}
+
+void rngd_slow_call_destroy(struct rngd_loop *l)
+{
+	if (l->slow_call_lock_ready)
+		(void)pthread_mutex_destroy(&l->slow_call_timer_lock);
+	l->slow_call_lock_ready = false;
+	rng_close_fd(&l->slow_call_timer_fd);
 }
 
 ssize_t rngd_slow_call_read(struct rngd_slot *s, void *buf, size_t len)
@@ -109,18 +133,24 @@ uint64_t rngd_slow_call_check(struct rngd_slot *s, uint64_t now)
 
 uint64_t rngd_slow_call_sleep(struct rngd_loop *l, uint64_t now, uint64_t next)
 {
+	uint64_t published = next;
+
 	if (!l->slow_call_ms)
 		return next;
 	/* Published first, then the reads looked at again: a read that began
 	 * since the pass's look either is seen here or sees the sleep. */
-	__atomic_store_n(&l->sleep_until_ms, next, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&l->sleep_until_ms, published, __ATOMIC_SEQ_CST);
 	for (size_t i = 0; i < l->n_slots; i++) {
 		uint64_t at = rngd_slow_call_check(&l->slots[i], now);
 
 		if (at < next)
 			next = at;
 	}
-	__atomic_store_n(&l->sleep_until_ms, next, __ATOMIC_SEQ_CST);
+	/* Lowered only: a reader that lowered it meanwhile set the timer for
+	 * a read this look did not see, and keeps its limit (written over,
+	 * a later reader would see no need to set the timer again). */
+	(void)__atomic_compare_exchange_n(&l->sleep_until_ms, &published, next, false, __ATOMIC_SEQ_CST,
+					  __ATOMIC_SEQ_CST);
 	return next;
 }
 
@@ -135,11 +165,13 @@ void rngd_slow_call_awake(struct rngd_loop *l, bool timer_fired)
 	 * running reads again first (rngd_slow_call_sleep()). Left set, it
 	 * would wake an idle loop once for a read long returned. */
 	set = __atomic_exchange_n(&l->slow_call_timer_set, false, __ATOMIC_SEQ_CST);
+	/* Either clears a timer that fired, which unread would keep poll()
+	 * from sleeping: timerfd_settime() zeroes its count. A timer that
+	 * fired before its reader said it set it is read here, and that
+	 * reader's flag clears it at the next wake-up. */
 	if (set)
 		(void)timerfd_settime(l->slow_call_timer_fd, 0, &disarm, NULL);
-	/* Read whenever it fired, set or not: unread, it keeps poll() from
-	 * sleeping. EAGAIN if it had not. */
-	if (set || timer_fired)
+	else if (timer_fired)
 		(void)!read(l->slow_call_timer_fd, &expirations, sizeof(expirations));
 }
 

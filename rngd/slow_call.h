@@ -15,11 +15,13 @@
  * The main thread looks at each pass of the loop, and a read it sees
  * running gets a deadline at its limit. Before it sleeps it publishes when
  * the sleep ends (rngd_slow_call_sleep()); a reader whose read starts more
- * than the limit before that sets the loop's timer (a timerfd it polls) to
- * its read's limit, once per sleep. So the line comes at the limit, and no
- * read costs a wake-up: a read that returns queues its block, which wakes
- * the loop anyway, and the timer is cleared then. A waiting rngd, whose
- * queues are full and which reads nothing, sets no timer at all.
+ * than the limit before that lowers it to its read's limit and sets the
+ * loop's timer (a timerfd it polls) there. A later read, whose limit is
+ * later, sets nothing, so the line comes at the limit. A read costs no
+ * wake-up of its own: one that ends a block queues it, which wakes the
+ * loop anyway, and the timer is cleared then (one that returns part of a
+ * block leaves it, one wake-up at the limit). A waiting rngd, whose queues
+ * are full and which reads nothing, sets no timer at all.
  */
 #ifndef RNGD_SLOW_CALL_H
 #define RNGD_SLOW_CALL_H
@@ -34,6 +36,9 @@ struct rngd_slot;
 /* The main thread, at the loop's start: the timer a reader sets
  * (l->slow_call_timer_fd; -1 with no limit). 0 or negative errno. */
 int rngd_slow_call_init(struct rngd_loop *l);
+/* rngd_loop_destroy(): the timer and the readers' lock, once no reader
+ * can touch them (rngd_slow_call_left_behind()). */
+void rngd_slow_call_destroy(struct rngd_loop *l);
 /* The reader: the source's read(), timed. */
 ssize_t rngd_slow_call_read(struct rngd_slot *s, void *buf, size_t len);
 /* The reader, after the read, once it knows it still owns the slot. */

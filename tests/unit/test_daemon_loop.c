@@ -40,7 +40,8 @@ struct fake_source {
 	bool zeros;
 	int zeros_reads;          /* >0: reads 1..N return zeros, later ones random */
 	int eio_after_reads;      /* >0: the Nth read returns -EIO, once */
-	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s */
+	int stuck_after_reads;    /* >0: the Nth read ignores cancels for 2 s
+				   * (before it reads fd, with use_fd) */
 	int stuck_ms;             /* that read's length if not 0 */
 	int stuck_done;           /* set when that read has returned */
 	bool open_fails;          /* every open() fails with ENOENT */
@@ -73,16 +74,6 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 
 	if (f->eio_after_reads && n == f->eio_after_reads)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
-	if (f->use_fd) {
-		const struct timespec took = { 0, (long)f->read_ms * 1000000L };
-		ssize_t got;
-
-		if (f->read_ms)
-			(void)nanosleep(&took, NULL);
-		got = read(f->fd, buf, len);
-
-		return got < 0 ? rng_source_why(src, -errno, "read: %s", strerror(errno)) : got;
-	}
 	if (f->stuck_after_reads && n == f->stuck_after_reads) {
 		/* Like a read asleep in the kernel: a cancel cannot end it. */
 		struct timespec ts = { 2, 0 };
@@ -96,6 +87,16 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 		__atomic_store_n(&f->stuck_done, 1, __ATOMIC_SEQ_CST);
 		(void)pthread_setcancelstate(old, NULL);
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
+	}
+	if (f->use_fd) {
+		const struct timespec took = { 0, (long)f->read_ms * 1000000L };
+		ssize_t got;
+
+		if (f->read_ms)
+			(void)nanosleep(&took, NULL);
+		got = read(f->fd, buf, len);
+
+		return got < 0 ? rng_source_why(src, -errno, "read: %s", strerror(errno)) : got;
 	}
 	for (size_t i = 0; i < len; i++) {
 		if (f->zeros || n <= f->zeros_reads) {
@@ -419,19 +420,79 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
-/* The first read takes 900 ms, a limit of @slow_call_ms; nothing but the
- * ready time-out (@ready_ms) wakes the loop while it runs. The late line
- * and its end must each have been said @said times (0 or 1). */
+/* A pipe source's writer: after @start_ms, the seed, then a block of
+ * random bytes every @pace_ms until stopped, each write one read's worth
+ * (a write the full pipe refuses is tried again at the next pace). */
+struct paced_writer {
+	unsigned int start_ms, pace_ms;
+	int fds[2];
+	int stop;
+	uint64_t state;
+	pthread_t thread;
+};
+
+static void sleep_ms(unsigned int ms)
+{
+	const struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	(void)nanosleep(&ts, NULL);
+}
+
+static void *write_paced(void *arg)
+{
+	struct paced_writer *w = arg;
+	uint8_t blk[FIPS_BLOCK_BYTES];
+	size_t len = FIPS_SEED_BYTES;
+
+	sleep_ms(w->start_ms);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_SEQ_CST)) {
+		for (size_t i = 0; i < len; i++)
+			blk[i] = (uint8_t)(test_splitmix64(&w->state) >> 56);
+		if (write(w->fds[1], blk, len) == (ssize_t)len)
+			len = sizeof(blk);
+		else if (errno != EAGAIN)
+			break;
+		sleep_ms(w->pace_ms);
+	}
+	return NULL;
+}
+
+static void paced_start(struct paced_writer *w, struct fake_source *src)
+{
+	w->state = 42;
+	assert_int_equal(pipe2(w->fds, O_CLOEXEC), 0);
+	assert_int_equal(fcntl(w->fds[1], F_SETFL, O_NONBLOCK), 0);
+	src->use_fd = true;
+	src->fd = w->fds[0];
+	assert_int_equal(pthread_create(&w->thread, NULL, write_paced, w), 0);
+}
+
+static void paced_stop(struct paced_writer *w)
+{
+	__atomic_store_n(&w->stop, 1, __ATOMIC_SEQ_CST);
+	(void)pthread_join(w->thread, NULL);
+	(void)close(w->fds[0]);
+	(void)close(w->fds[1]);
+}
+
+/* The first read starts 100 ms in, once its fd has data (the loop asleep
+ * since it saw no read running), and takes 900 ms, a limit of
+ * @slow_call_ms; nothing but the ready time-out (@ready_ms) wakes the loop
+ * while it runs. The late line and its end must each have been said @said
+ * times (0 or 1). */
 static void run_with_a_late_read(void **state, unsigned int slow_call_ms, unsigned int ready_ms,
 				 unsigned int said)
 {
 	struct run *r = *state;
+	struct paced_writer w = { .start_ms = 100, .pace_ms = 20 };
 
 	r->cfg.slow_call_ms = slow_call_ms;
 	r->cfg.ready_timeout_ms = ready_ms;
 	r->src.stuck_after_reads = 1;
 	r->src.stuck_ms = 900;
+	paced_start(&w, &r->src);
 	run_loop(r, 1500);
+	paced_stop(&w);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	assert_true(r->src.reads > 1);
 	assert_int_equal(r->slot->calls_late, said);
@@ -505,58 +566,25 @@ static void test_reader_waiting_on_fd_stops_on_its_own(void **state)
 	(void)close(p[1]);
 }
 
-/* Writes the seed, then a block of random bytes every 20 ms until told, to
- * a pipe: each read gets what one write wrote. */
-struct paced_writer {
-	int fd;
-	int stop;
-	uint64_t state;
-};
-
-static void *write_paced(void *arg)
-{
-	struct paced_writer *w = arg;
-	uint8_t blk[FIPS_BLOCK_BYTES];
-	const struct timespec pace = { 0, 20 * 1000000L };
-	size_t len = FIPS_SEED_BYTES;
-
-	while (!__atomic_load_n(&w->stop, __ATOMIC_SEQ_CST)) {
-		for (size_t i = 0; i < len; i++)
-			blk[i] = (uint8_t)(test_splitmix64(&w->state) >> 56);
-		if (write(w->fd, blk, len) < 0)
-			break;
-		len = sizeof(blk);
-		(void)nanosleep(&pace, NULL);
-	}
-	return NULL;
-}
-
 /*
- * A source whose reads wait on its fd and then take 2 ms (a hwrng), read
- * as its data comes, with a late-read limit of @slow_call_ms: each block
- * costs the loop one wake-up (the block queued) and its passes (test,
- * write, nothing left), never one more.
+ * A source whose reads wait on its fd and then take @read_ms (a hwrng),
+ * a block each @pace_ms, read as its data comes for @run_ms, with a
+ * late-read limit of @slow_call_ms: each block costs the loop one wake-up
+ * (the block queued) and its passes (test, write, nothing left), never
+ * one more.
  */
-static void run_paced_source(void **state, unsigned int slow_call_ms)
+static void run_paced_source(void **state, unsigned int slow_call_ms, unsigned int pace_ms, int read_ms,
+			     unsigned int run_ms)
 {
 	struct run *r = *state;
-	struct paced_writer w = { .state = 42 };
+	struct paced_writer w = { .pace_ms = pace_ms };
 	unsigned int blocks, bound;
-	pthread_t t;
-	int p[2];
 
-	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	w.fd = p[1];
 	r->cfg.slow_call_ms = slow_call_ms;
-	r->src.use_fd = true;
-	r->src.fd = p[0];
-	r->src.read_ms = 2;
-	assert_int_equal(pthread_create(&t, NULL, write_paced, &w), 0);
-	run_loop(r, 1000);
-	__atomic_store_n(&w.stop, 1, __ATOMIC_SEQ_CST);
-	(void)pthread_join(t, NULL);
-	(void)close(p[0]);
-	(void)close(p[1]);
+	r->src.read_ms = read_ms;
+	paced_start(&w, &r->src);
+	run_loop(r, run_ms);
+	paced_stop(&w);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	blocks = (unsigned int)(r->slot->stats.blocks_passed + r->slot->stats.blocks_failed);
 	/* Three passes a block; a loop woken once more per block, four. */
@@ -573,15 +601,16 @@ static void run_paced_source(void **state, unsigned int slow_call_ms)
  * was asked 9 times in 2 s under TSan). */
 static void test_paced_source_costs_no_wake_up_per_read(void **state)
 {
-	run_paced_source(state, 60000);
+	run_paced_source(state, 60000, 20, 2, 1000);
 }
 
-/* Each read sets the loop's timer to its limit, 10 ms on; the block it
- * queues wakes the loop first, which must clear that timer, or it wakes
- * the loop again at the limit for a read long returned. */
+/* Each read sets the loop's timer to its limit, 25 ms on, before the next
+ * read (50 ms on) could set it again; the block it queues wakes the loop
+ * first, which must clear that timer, or it wakes the loop again at the
+ * limit for a read long returned. */
 static void test_returned_read_leaves_no_timer(void **state)
 {
-	run_paced_source(state, 10);
+	run_paced_source(state, 25, 50, 5, 1500);
 }
 
 static void test_credit_split_over_steps(void **state)
