@@ -242,6 +242,18 @@ static struct rngd_slot *fake_slot_new(struct fake_source *src)
 	return fake_slots_new(src, 1);
 }
 
+/* A pipe source's writer: after @start_ms, the seed, then a block of
+ * random bytes every @pace_ms until stopped, each write one read's worth
+ * (a write the full pipe refuses is tried again at the next pace). */
+struct paced_writer {
+	unsigned int start_ms, pace_ms;
+	int fds[2];
+	int stop;
+	uint64_t state;
+	pthread_t thread;
+	bool running;              /* paced_stop() joins it, teardown_run() too */
+};
+
 struct run {
 	struct fake_source src;
 	struct fake_sink sink;
@@ -251,9 +263,11 @@ struct run {
 	long run_ms;               /* rngd_loop_run(), SIGTERM included */
 	enum rngd_slot_state state_at_end; /* right after rngd_loop_run() */
 	bool abandoned;            /* a reader missed its stop: slot and run leaked */
+	struct paced_writer writer; /* paced_start() */
 };
 
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink);
+static void paced_stop(struct run *r);
 
 /* The slots and the queues their readers were given (rngd_slots_free() frees them in rngd). */
 static void free_slots(struct rngd_slot *slots, size_t n)
@@ -369,6 +383,7 @@ static int teardown_run(void **state)
 
 	if (r->abandoned)
 		return 0;
+	paced_stop(r);
 	if (r->slot)
 		free_slot(r->slot);
 	free(r);
@@ -420,17 +435,6 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
 }
 
-/* A pipe source's writer: after @start_ms, the seed, then a block of
- * random bytes every @pace_ms until stopped, each write one read's worth
- * (a write the full pipe refuses is tried again at the next pace). */
-struct paced_writer {
-	unsigned int start_ms, pace_ms;
-	int fds[2];
-	int stop;
-	uint64_t state;
-	pthread_t thread;
-};
-
 static void sleep_ms(unsigned int ms)
 {
 	const struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
@@ -457,18 +461,30 @@ static void *write_paced(void *arg)
 	return NULL;
 }
 
-static void paced_start(struct paced_writer *w, struct fake_source *src)
+/* @r's source reads a pipe that @r->writer fills from a thread. */
+static void paced_start(struct run *r, unsigned int start_ms, unsigned int pace_ms)
 {
+	struct paced_writer *w = &r->writer;
+
+	w->start_ms = start_ms;
+	w->pace_ms = pace_ms;
 	w->state = 42;
 	assert_int_equal(pipe2(w->fds, O_CLOEXEC), 0);
 	assert_int_equal(fcntl(w->fds[1], F_SETFL, O_NONBLOCK), 0);
-	src->use_fd = true;
-	src->fd = w->fds[0];
+	r->src.use_fd = true;
+	r->src.fd = w->fds[0];
 	assert_int_equal(pthread_create(&w->thread, NULL, write_paced, w), 0);
+	w->running = true;
 }
 
-static void paced_stop(struct paced_writer *w)
+/* Also from teardown_run(), after a failed assertion left it running. */
+static void paced_stop(struct run *r)
 {
+	struct paced_writer *w = &r->writer;
+
+	if (!w->running)
+		return;
+	w->running = false;
 	__atomic_store_n(&w->stop, 1, __ATOMIC_SEQ_CST);
 	(void)pthread_join(w->thread, NULL);
 	(void)close(w->fds[0]);
@@ -484,15 +500,14 @@ static void run_with_a_late_read(void **state, unsigned int slow_call_ms, unsign
 				 unsigned int said)
 {
 	struct run *r = *state;
-	struct paced_writer w = { .start_ms = 100, .pace_ms = 20 };
 
 	r->cfg.slow_call_ms = slow_call_ms;
 	r->cfg.ready_timeout_ms = ready_ms;
 	r->src.stuck_after_reads = 1;
 	r->src.stuck_ms = 900;
-	paced_start(&w, &r->src);
+	paced_start(r, 100, 20);
 	run_loop(r, 1500);
-	paced_stop(&w);
+	paced_stop(r);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	assert_true(r->src.reads > 1);
 	assert_int_equal(r->slot->calls_late, said);
@@ -577,14 +592,13 @@ static void run_paced_source(void **state, unsigned int slow_call_ms, unsigned i
 			     unsigned int run_ms)
 {
 	struct run *r = *state;
-	struct paced_writer w = { .pace_ms = pace_ms };
 	unsigned int blocks, bound;
 
 	r->cfg.slow_call_ms = slow_call_ms;
 	r->src.read_ms = read_ms;
-	paced_start(&w, &r->src);
+	paced_start(r, 0, pace_ms);
 	run_loop(r, run_ms);
-	paced_stop(&w);
+	paced_stop(r);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	blocks = (unsigned int)(r->slot->stats.blocks_passed + r->slot->stats.blocks_failed);
 	/* Three passes a block; a loop woken once more per block, four. */
