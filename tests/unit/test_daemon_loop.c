@@ -264,7 +264,24 @@ struct run {
 	enum rngd_slot_state state_at_end; /* right after rngd_loop_run() */
 	bool abandoned;            /* a reader missed its stop: slot and run leaked */
 	struct paced_writer writer; /* paced_start() */
+	/* >0: late reads said by @probe_at_ms into the run, in @late_by_probe */
+	unsigned int probe_at_ms;
+	unsigned int late_by_probe;
 };
+
+/* What the main thread said by r->probe_at_ms; calls_late is its, under
+ * the slot's lock. */
+static void *probe_late_reads(void *arg)
+{
+	struct run *r = arg;
+	const struct timespec ts = { r->probe_at_ms / 1000, (long)(r->probe_at_ms % 1000) * 1000000L };
+
+	(void)nanosleep(&ts, NULL);
+	(void)pthread_mutex_lock(&r->slot->lock);
+	r->late_by_probe = r->slot->calls_late;
+	(void)pthread_mutex_unlock(&r->slot->lock);
+	return NULL;
+}
 
 static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_sink *real_sink);
 static void paced_stop(struct run *r);
@@ -302,7 +319,7 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	const struct signal_later term = { SIGTERM, (long)term_after_ms };
 	struct rngd_loop *loop;
 	struct timespec t0, t1;
-	pthread_t t;
+	pthread_t t, probe;
 
 	r->slot = fake_slot_new(&r->src);
 	/* Kept, retrying, like a named device; a slow one is named too (an
@@ -310,6 +327,8 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	r->slot->settings.explicit = r->src.open_fails || r->src.open_hold_ms || r->src.fail_first_opens;
 	rngd_log_init(&log, true, LOG_CRIT);
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
+	if (r->probe_at_ms)
+		assert_int_equal(pthread_create(&probe, NULL, probe_late_reads, r), 0);
 	assert_int_equal(rngd_loop_open_sources(loop), 1);
 	if (term_after_ms)
 		assert_int_equal(pthread_create(&t, NULL, send_signal_later, (void *)&term), 0);
@@ -320,6 +339,8 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	r->state_at_end = rngd_slot_state(r->slot);
 	if (term_after_ms)
 		(void)pthread_join(t, NULL);
+	if (r->probe_at_ms)
+		(void)pthread_join(probe, NULL);
 	rngd_loop_destroy(loop);
 	/* A reader left stuck still owns its slot, as in rngd until exit()
 	 * (the loop is freed already: the ASan build would catch a reader
@@ -495,7 +516,7 @@ static void paced_stop(struct run *r)
  * since it saw no read running), and takes 900 ms, a limit of
  * @slow_call_ms; nothing but the ready time-out (@ready_ms) wakes the loop
  * while it runs. The late line and its end must each have been said @said
- * times (0 or 1). */
+ * times (0 or 1), the line within 150 ms of the limit. */
 static void run_with_a_late_read(void **state, unsigned int slow_call_ms, unsigned int ready_ms,
 				 unsigned int said)
 {
@@ -506,10 +527,13 @@ static void run_with_a_late_read(void **state, unsigned int slow_call_ms, unsign
 	r->src.stuck_after_reads = 1;
 	r->src.stuck_ms = 900;
 	paced_start(r, 100, 20);
+	r->probe_at_ms = 100 + slow_call_ms + 150;
 	run_loop(r, 1500);
 	paced_stop(r);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	assert_true(r->src.reads > 1);
+	if (r->probe_at_ms < 1000 && r->late_by_probe != said)
+		fail_msg("a read late at %u ms not said by %u ms", 100 + slow_call_ms, r->probe_at_ms);
 	assert_int_equal(r->slot->calls_late, said);
 	assert_int_equal(r->slot->calls_back, said);
 }
