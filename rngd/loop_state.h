@@ -55,8 +55,8 @@ struct rngd_loop {
 	uint64_t sleep_until_ms;
 	int slow_call_timer_fd;
 	bool slow_call_timer_set;
-	pthread_mutex_t slow_call_timer_lock;  /* readers setting the timer */
-	bool slow_call_lock_ready;
+	pthread_mutex_t slow_call_timer_lock;  /* readers setting the timer;
+						* initialised iff the fd is open */
 
 	/* The block being handed to the sink, maybe over several writes. */
 	uint8_t pending[FIPS_BLOCK_BYTES];

@@ -32,7 +32,6 @@
 static void wake_at_limit_if_asleep_past(struct rngd_loop *l, uint64_t since)
 {
 	uint64_t until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST), at = since + l->slow_call_ms;
-	struct itimerspec its = { .it_value = { .tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000 } };
 
 	if (until <= at)
 		return;
@@ -40,6 +39,10 @@ static void wake_at_limit_if_asleep_past(struct rngd_loop *l, uint64_t since)
 	until = __atomic_load_n(&l->sleep_until_ms, __ATOMIC_SEQ_CST);
 	if (until > at &&
 	    __atomic_compare_exchange_n(&l->sleep_until_ms, &until, at, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		const struct itimerspec its = {
+			.it_value = { .tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000 }
+		};
+
 		/* Cannot fail on the loop's own timerfd, open until the
 		 * readers are stopped. */
 		(void)timerfd_settime(l->slow_call_timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
@@ -58,16 +61,15 @@ int rngd_slow_call_init(struct rngd_loop *l)
 	l->slow_call_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (l->slow_call_timer_fd < 0)
 		return -errno;
+	/* The lock lives with the timer: initialised iff the fd is open. */
 	(void)pthread_mutex_init(&l->slow_call_timer_lock, NULL);
-	l->slow_call_lock_ready = true;
 	return 0;
 }
 
 void rngd_slow_call_destroy(struct rngd_loop *l)
 {
-	if (l->slow_call_lock_ready)
+	if (l->slow_call_timer_fd >= 0)
 		(void)pthread_mutex_destroy(&l->slow_call_timer_lock);
-	l->slow_call_lock_ready = false;
 	rng_close_fd(&l->slow_call_timer_fd);
 }
 
