@@ -33,6 +33,13 @@
 #include "rngd/slot.h"
 #include "tests/lib/splitmix64.h"
 
+static void sleep_ms(unsigned int ms)
+{
+	const struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	(void)nanosleep(&ts, NULL);
+}
+
 /* ---- fake source ------------------------------------------------------ */
 
 struct fake_source {
@@ -76,24 +83,19 @@ static ssize_t fake_read(struct rng_source *src, void *buf, size_t len)
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
 	if (f->stuck_after_reads && n == f->stuck_after_reads) {
 		/* Like a read asleep in the kernel: a cancel cannot end it. */
-		struct timespec ts = { 2, 0 };
 		int old;
 
-		if (f->stuck_ms)
-			ts = (struct timespec){ f->stuck_ms / 1000, (long)(f->stuck_ms % 1000) * 1000000L };
-
 		(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-		(void)nanosleep(&ts, NULL);
+		sleep_ms(f->stuck_ms ? (unsigned int)f->stuck_ms : 2000);
 		__atomic_store_n(&f->stuck_done, 1, __ATOMIC_SEQ_CST);
 		(void)pthread_setcancelstate(old, NULL);
 		return rng_source_why(src, -EIO, "read: %s", strerror(EIO));
 	}
 	if (f->use_fd) {
-		const struct timespec took = { 0, (long)f->read_ms * 1000000L };
 		ssize_t got;
 
 		if (f->read_ms)
-			(void)nanosleep(&took, NULL);
+			sleep_ms((unsigned int)f->read_ms);
 		got = read(f->fd, buf, len);
 
 		return got < 0 ? rng_source_why(src, -errno, "read: %s", strerror(errno)) : got;
@@ -214,9 +216,8 @@ struct signal_later {
 static void *send_signal_later(void *arg)
 {
 	const struct signal_later *sl = arg;
-	struct timespec ts = { sl->ms / 1000, (sl->ms % 1000) * 1000000L };
 
-	(void)nanosleep(&ts, NULL);
+	sleep_ms((unsigned int)sl->ms);
 	(void)kill(getpid(), sl->sig);
 	return NULL;
 }
@@ -274,9 +275,8 @@ struct run {
 static void *probe_late_reads(void *arg)
 {
 	struct run *r = arg;
-	const struct timespec ts = { r->probe_at_ms / 1000, (long)(r->probe_at_ms % 1000) * 1000000L };
 
-	(void)nanosleep(&ts, NULL);
+	sleep_ms(r->probe_at_ms);
 	(void)pthread_mutex_lock(&r->slot->lock);
 	r->late_by_probe = r->slot->calls_late;
 	(void)pthread_mutex_unlock(&r->slot->lock);
@@ -454,13 +454,6 @@ static void test_slow_open_is_read_by_its_opener(void **state)
 	assert_true(r->run_ms >= 400);
 	assert_int_equal(__atomic_load_n(&r->src.opens, __ATOMIC_SEQ_CST), 1);
 	assert_true(r->sink.bytes >= 4 * FIPS_BLOCK_BYTES);
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	const struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	(void)nanosleep(&ts, NULL);
 }
 
 static void *write_paced(void *arg)
@@ -782,10 +775,9 @@ struct drain {
 static void *drain_later(void *arg)
 {
 	struct drain *d = arg;
-	struct timespec ts = { d->after_ms / 1000, (long)(d->after_ms % 1000) * 1000000L };
 	uint8_t buf[65536];
 
-	(void)nanosleep(&ts, NULL);
+	sleep_ms(d->after_ms);
 	(void)fcntl(d->fd, F_SETFL, O_NONBLOCK);
 	for (int i = 0; i < 200; i++) {
 		if (read(d->fd, buf, sizeof(buf)) <= 0)
