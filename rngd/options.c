@@ -18,8 +18,6 @@
 #include <syslog.h>
 
 #include "rngd/argv_scan.h"
-#include "rngd/egd_proto.h"
-#include "rngd/egd_server.h"
 #include "rngd/options.h"
 #include "rngd/options_table.h"
 #include "sources/parse_num.h"
@@ -139,6 +137,17 @@ static int set_seconds_ms(unsigned int *field_ms, const char *name, const char *
 	return 0;
 }
 
+/* A setting of the table's bounded numbers (rngd/options_table.h). */
+static int set_number(struct rngd_options *o, const struct opt_number *num, const char *name, const char *value,
+		      char err[RNGD_ERR_MAX])
+{
+	unsigned int *field = (unsigned int *)((char *)o + num->field);
+
+	if (num->in_ms)
+		return set_seconds_ms(field, name, value, num->min, num->max, err);
+	return set_uint(field, name, value, num->needs, num->min, num->max, err);
+}
+
 static int parse_bool(const char *v, bool *out)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
@@ -220,6 +229,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		     bool from_config, char err[RNGD_ERR_MAX])
 {
 	const struct opt_def *d = rngd_opt_by_name(name);
+	const struct opt_number *num = d ? rngd_opt_number(d->id) : NULL;
 	unsigned long n;
 	bool flag = true;
 	int r = 0;
@@ -239,6 +249,8 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	}
 	if (!value)
 		value = "";   /* flags: never read below, but no path sees NULL */
+	if (num)
+		return set_number(o, num, name, value, err);
 
 	switch (d->id) {
 	case 'f': o->foreground = flag; break;
@@ -304,15 +316,11 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 			return rngd_fail(err, "'%s' needs a number of bits 0..4096, not '%s'", name, value);
 		o->watermark_bits = (int)n;
 		break;
-	case 's':
-		return set_uint(&o->random_step, name, value, "a byte count", 1, 65536, err);
 	case 'e':
 		if (rng_parse_uint(value, 1, 8, &n) < 0)
 			return rngd_fail(err, "'%s' needs bits per byte 1..8, not '%s'", name, value);
 		o->entropy_ceiling = (double)n / 8.0;
 		break;
-	case 'R':
-		return set_uint(&o->topup_interval_s, name, value, "seconds", 1, 86400, err);
 	case 'i':
 		o->ignorefail = flag;
 		o->on_fail = flag ? RNGD_ON_FAIL_MIX : RNGD_ON_FAIL_DROP;
@@ -331,22 +339,6 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		else
 			return rngd_fail(err, "'%s' needs drop or mix, not '%s'", name, value);
 		break;
-	case OPT_STATS_INTERVAL:
-		return set_uint(&o->stats_interval_s, name, value, "seconds", 1, 86400, err);
-	case OPT_READY_TIMEOUT:
-		return set_seconds_ms(&o->ready_timeout_ms, name, value, 0, 60000, err);
-	case OPT_OPEN_WAIT:
-		return set_seconds_ms(&o->open_wait_ms, name, value, 0, 3600000, err);
-	case OPT_QUARANTINE_AFTER:
-		return set_uint(&o->quarantine_after, name, value, "a block count", 0, 1000000, err);
-	case OPT_RETEST_AFTER:
-		return set_seconds_ms(&o->retest_min_ms, name, value, 1, 86400000, err);
-	case OPT_RETEST_MAX:
-		return set_seconds_ms(&o->retest_max_ms, name, value, 1, 86400000, err);
-	case OPT_TOPUP_INTERVAL:
-		return set_uint(&o->topup_interval_s, name, value, "seconds", 1, 86400, err);
-	case OPT_TOPUP_BYTES:
-		return set_uint(&o->topup_bytes, name, value, "a byte count", 1, 4096, err);
 	case OPT_EGD_SOCKET:
 		if (value[0] != '/' || strlen(value) >= 108)
 			return rngd_fail(err, "'%s' needs an absolute path under 108 bytes, not '%s'", name, value);
@@ -364,14 +356,6 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		o->egd_socket_mode = (unsigned int)n;
 		break;
 	}
-	case OPT_EGD_RATE:
-		return set_uint(&o->egd_rate, name, value, "bytes per second", 0, 1000000000, err);
-	case OPT_EGD_BURST:
-		return set_uint(&o->egd_burst, name, value, "a byte count", 1, 16777216, err);
-	case OPT_EGD_CLIENTS:
-		return set_uint(&o->egd_clients, name, value, "a client count", 1, EGD_MAX_CLIENTS, err);
-	case OPT_EGD_PRIME:
-		return set_uint(&o->egd_prime, name, value, "a byte count", 0, EGD_MAX_PRIME, err);
 	default:
 		return rngd_fail(err, "unhandled option '%s'", name);
 	}

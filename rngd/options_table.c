@@ -1,16 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <config.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fips/fips.h"
 #include "rngd/defaults.h"
+#include "rngd/egd_proto.h"
+#include "rngd/egd_server.h"
 #include "rngd/options.h"
 #include "rngd/options_table.h"
 #include "sources/source.h"
 
 _Static_assert(RNGD_DEFAULT_RANDOM_STEP == FIPS_BLOCK_BYTES, "the default write size is one FIPS block");
+
+/* Where a bounded number goes: _Generic refuses to compile a field that is
+ * not an unsigned int, the only type rngd_options_set() writes there. */
+#define OPT_FIELD(f) (offsetof(struct rngd_options, f) + \
+		      0 * sizeof(_Generic(((struct rngd_options *)0)->f, unsigned int: 1)))
+#define WHOLE(id, f, needs, min, max) { id, OPT_FIELD(f), needs, min, max, false }
+#define SECONDS_MS(id, f, min_ms, max_ms) { id, OPT_FIELD(f), "seconds", min_ms, max_ms, true }
+
+/* The settings that are one bounded number. */
+static const struct opt_number numbers[] = {
+	WHOLE('s', random_step, "a byte count", 1, 65536),
+	WHOLE('R', topup_interval_s, "seconds", 1, 86400),
+	WHOLE(OPT_STATS_INTERVAL, stats_interval_s, "seconds", 1, 86400),
+	SECONDS_MS(OPT_READY_TIMEOUT, ready_timeout_ms, 0, 60000),
+	SECONDS_MS(OPT_OPEN_WAIT, open_wait_ms, 0, 3600000),
+	WHOLE(OPT_QUARANTINE_AFTER, quarantine_after, "a block count", 0, 1000000),
+	SECONDS_MS(OPT_RETEST_AFTER, retest_min_ms, 1, 86400000),
+	SECONDS_MS(OPT_RETEST_MAX, retest_max_ms, 1, 86400000),
+	WHOLE(OPT_TOPUP_INTERVAL, topup_interval_s, "seconds", 1, 86400),
+	WHOLE(OPT_TOPUP_BYTES, topup_bytes, "a byte count", 1, 4096),
+	WHOLE(OPT_EGD_RATE, egd_rate, "bytes per second", 0, 1000000000),
+	WHOLE(OPT_EGD_BURST, egd_burst, "a byte count", 1, 16777216),
+	WHOLE(OPT_EGD_CLIENTS, egd_clients, "a client count", 1, EGD_MAX_CLIENTS),
+	WHOLE(OPT_EGD_PRIME, egd_prime, "a byte count", 0, EGD_MAX_PRIME),
+};
 
 const struct opt_def rngd_opt_defs[] = {
 	{ "foreground", 'f', NULL, WHERE_BOTH, "stay in the foreground, log to stderr" },
@@ -96,6 +124,14 @@ const struct opt_def *rngd_opt_by_name(const char *name)
 	return NULL;
 }
 
+const struct opt_number *rngd_opt_number(int id)
+{
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
+		if (numbers[i].id == id)
+			return &numbers[i];
+	return NULL;
+}
+
 const struct opt_def *rngd_opt_by_id(int id)
 {
 	for (size_t i = 0; i < rngd_n_opt_defs; i++)
@@ -111,6 +147,7 @@ void rngd_options_usage(FILE *out)
 		"passing blocks to the kernel or a file with the credit they earned.\n\n");
 	for (size_t i = 0; i < rngd_n_opt_defs; i++) {
 		const struct opt_def *d = &rngd_opt_defs[i];
+		const struct opt_number *num = rngd_opt_number(d->id);
 		char left[64];
 
 		if (!(d->where & WHERE_CLI))
@@ -121,7 +158,12 @@ void rngd_options_usage(FILE *out)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", d->name, d->arg ? "=" : "",
 				 d->arg ? d->arg : "");
-		fprintf(out, "  %-34s %s\n", left, d->help);
+		fprintf(out, "  %-34s %s", left, d->help);
+		if (num && num->in_ms)
+			fprintf(out, " [%g..%g]", (double)num->min / 1000.0, (double)num->max / 1000.0);
+		else if (num)
+			fprintf(out, " [%lu..%lu]", num->min, num->max);
+		fputc('\n', out);
 	}
 	fprintf(out, "\nExit status: 0 success, 1 runtime failure, 2 bad option or config line,\n"
 		"3 another rngd holds the pid file. See rngd(8) and rngd.conf(5).\n");

@@ -8,6 +8,7 @@
 #ifndef RNGD_OPTIONS_TABLE_H
 #define RNGD_OPTIONS_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum opt_id {
@@ -43,6 +44,18 @@ enum opt_where {
 	WHERE_BOTH = 3,
 };
 
+/*
+ * A setting that is one bounded number: the parser's check and --help's
+ * range come from here, so the two cannot disagree.
+ */
+struct opt_number {
+	int id;              /* the setting's, as in struct opt_def */
+	size_t field;        /* offsetof() its unsigned int in struct rngd_options */
+	const char *needs;   /* what an error says it needs: "a byte count" */
+	unsigned long min, max;
+	bool in_ms;          /* seconds with a fraction, kept and bounded in ms */
+};
+
 struct opt_def {
 	const char *name;
 	int id;              /* short letter or enum opt_id */
@@ -61,5 +74,7 @@ extern const size_t rngd_n_opt_defs;
 /* The setting of that long name / id, or NULL. */
 const struct opt_def *rngd_opt_by_name(const char *name);
 const struct opt_def *rngd_opt_by_id(int id);
+/* The bounds of the setting of that id, or NULL: not a bounded number. */
+const struct opt_number *rngd_opt_number(int id);
 
 #endif

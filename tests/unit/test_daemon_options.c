@@ -17,6 +17,7 @@
 
 #include "rngd/argv_scan.h"
 #include "rngd/options.h"
+#include "rngd/options_table.h"
 #include "tests/lib/test_argv.h"
 #include "sources/parse_num.h"
 
@@ -350,21 +351,29 @@ static void test_command_line_overrides_config(void **state)
 	free(path);
 }
 
+/* What --help prints, for free(). */
+static char *usage_text(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_non_null(out);
+	rngd_options_usage(out);
+	assert_int_equal(fclose(out), 0);
+	return text;
+}
+
 /* Every "(default N)" that --help prints is the value rngd starts with:
  * setting the option to the printed number changes nothing. */
 static void test_help_prints_the_defaults_in_effect(void **state)
 {
 	struct rngd_options start, set;
 	char err[RNGD_ERR_MAX];
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
+	char *text = usage_text(), *line, *save = NULL;
 	int checked = 0;
-	FILE *out = open_memstream(&text, &len);
 
 	(void)state;
-	assert_non_null(out);
-	rngd_options_usage(out);
-	assert_int_equal(fclose(out), 0);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[64], value[32];
 		const char *opt = strstr(line, "--");
@@ -387,6 +396,64 @@ static void test_help_prints_the_defaults_in_effect(void **state)
 	/* random-step, stats-interval, ready-timeout, open-wait,
 	 * quarantine-after, retest-after, retest-max, topup-interval,
 	 * topup-bytes and the five EGD numbers. */
+	assert_int_equal(checked, 14);
+}
+
+/* @bound one step further out: a millisecond for the SECONDS that take a
+ * fraction, else 1. */
+static void beyond_by(char out[40], const struct opt_number *num, const char *bound, int dir)
+{
+	if (num->in_ms)
+		snprintf(out, 40, "%.3f", strtod(bound, NULL) + dir * 0.001);
+	else
+		snprintf(out, 40, "%lu", strtoul(bound, NULL, 10) + (unsigned long)(long)dir);
+}
+
+/* Every "[MIN..MAX]" that --help prints is what the parser takes: both
+ * ends, and neither one step beyond. */
+static void test_help_prints_the_ranges_in_effect(void **state)
+{
+	char err[RNGD_ERR_MAX];
+	char *text = usage_text(), *line, *save = NULL;
+	int checked = 0;
+
+	(void)state;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[64], inside[80], beyond[40], range[200];
+		char *dots;
+		const char *min, *max;
+		const char *opt = strstr(line, "--");
+		const char *bounds = strrchr(line, '[');
+		const struct opt_number *num;
+		struct rngd_options o;
+
+		if (!opt || !bounds || sscanf(opt + 2, "%63[a-z0-9-]", name) != 1 ||
+		    sscanf(bounds, "[%79[^]]]", inside) != 1 || !(dots = strstr(inside, "..")))
+			continue;
+		*dots = '\0';   /* "." is in both numbers: MIN ends at the ".." */
+		min = inside;
+		max = dots + 2;
+		assert_non_null(rngd_opt_by_name(name));
+		num = rngd_opt_number(rngd_opt_by_name(name)->id);
+		assert_non_null(num);
+		snprintf(range, sizeof(range), " %s..%s, not '", min, max);
+		rngd_options_init(&o);
+		assert_int_equal(rngd_options_set(&o, name, min, false, err), 0);
+		assert_int_equal(rngd_options_set(&o, name, max, false, err), 0);
+		beyond_by(beyond, num, max, +1);
+		assert_int_equal(rngd_options_set(&o, name, beyond, false, err), -EINVAL);
+		if (!strstr(err, range))
+			fail_msg("--help gives --%s as [%s..%s], but its error says: %s", name, min, max, err);
+		if (strtod(min, NULL) > 0) {
+			beyond_by(beyond, num, min, -1);
+			assert_int_equal(rngd_options_set(&o, name, beyond, false, err), -EINVAL);
+		}
+		rngd_options_free(&o);
+		checked++;
+	}
+	free(text);
+	/* The defaults test's 14 but --egd-socket-mode (octal, its own check),
+	 * and -R (--topup-interval's old name). */
 	assert_int_equal(checked, 14);
 }
 
@@ -511,6 +578,7 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_argv_scan_long_forms),
 	cmocka_unit_test(test_argv_scan_errors),
 	cmocka_unit_test(test_help_prints_the_defaults_in_effect),
+	cmocka_unit_test(test_help_prints_the_ranges_in_effect),
 	cmocka_unit_test(test_every_option),
 	cmocka_unit_test(test_background_after_foreground),
 	cmocka_unit_test(test_bad_values),
