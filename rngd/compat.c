@@ -315,6 +315,20 @@ static int translate_peer(struct translation *t, const struct peer_opt *table, c
 	return 0;
 }
 
+/* --option SOURCE:entropy_per_bit:VALUE with -H's VALUE whole: a value cut
+ * to fit a buffer could read as another number ("1.0e-0...01" as 1.0). */
+static int push_credit(struct rngd_argv *a, const char *source, const char *value)
+{
+	char *opt;
+	int r;
+
+	if (asprintf(&opt, "%s:entropy_per_bit:%s", source, value) < 0)
+		return -ENOMEM;
+	r = push2(a, "--option", opt);
+	free(opt);
+	return r;
+}
+
 /* The end of a peer command line: the device and its credit. */
 static int translate_finish(struct translation *t)
 {
@@ -331,23 +345,15 @@ static int translate_finish(struct translation *t)
 			r = rngd_options_note(t->notes, LOG_INFO, "the viapadlock driver reads the PadLock, no device: %s%s is not "
 				 "read (via-rng serves the same RNG there), nor is the hwrng source",
 				 t->rng_device ? "-r " : "/dev/hwrng", t->rng_device ? t->rng_device : "");
-		if (r == 0 && t->entropy) {
-			char opt[64];
-
-			snprintf(opt, sizeof(opt), "padlock:entropy_per_bit:%s", t->entropy);
-			r = push2(t->out, "--option", opt);
-		}
+		if (r == 0 && t->entropy)
+			r = push_credit(t->out, "padlock", t->entropy);
 		return r;
 	}
 	if (t->rng_device)
 		r = push2(t->out, "--rng-device", t->rng_device);
-	if (r == 0 && t->entropy) {
-		char opt[64];
-
-		/* Resolved with -r: the hwrng source or the file's instance. */
-		snprintf(opt, sizeof(opt), "rng-device:entropy_per_bit:%s", t->entropy);
-		r = push2(t->out, "--option", opt);
-	}
+	/* rng-device: resolved with -r, the hwrng source or the file's instance. */
+	if (r == 0 && t->entropy)
+		r = push_credit(t->out, "rng-device", t->entropy);
 	return r;
 }
 

@@ -5,7 +5,7 @@
  * `rngd -r $HRNGDEVICE $RNGDOPTIONS` after writing $HRNGSELECT to
  * rng_current. rngd takes the same three variables with the shell's
  * assignment syntax (NAME=word, "double" and 'single' quotes that may
- * span lines, backslash and backslash-newline, `export`, several
+ * span lines, backslash and backslash-newline, `export` and `readonly`, several
  * assignments on a line or after `;`, # comments) and runs nothing: a
  * value that would need the shell ($, backquote, & | < > ( )) is refused,
  * any other command is ignored with a note.
@@ -132,12 +132,32 @@ static const char *shell_word(struct cursor *c, char *out, size_t outlen)
 	return NULL;
 }
 
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
 /* Length of NAME in "NAME=" at @s, or 0 if @s is not an assignment. */
 static size_t assignment_name(const char *s)
 {
-	size_t len = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	size_t len = strspn(s, NAME_CHARS);
 
 	return len > 0 && s[len] == '=' && !isdigit((unsigned char)s[0]) ? len : 0;
+}
+
+/* The length of a name alone (`export HRNGDEVICE`), or 0. */
+static size_t bare_name(const char *s)
+{
+	size_t len = strspn(s, NAME_CHARS);
+
+	return len > 0 && !isdigit((unsigned char)s[0]) &&
+	       (s[len] == ' ' || s[len] == '\t' || (s[len] == '\\' && s[len + 1] == '\n') || ends_command(s[len])) ?
+	       len : 0;
+}
+
+/* @s starts with the word @word: a blank follows it. */
+static bool starts_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncmp(s, word, n) == 0 && (s[n] == ' ' || s[n] == '\t');
 }
 
 /* sh's default IFS: a CR or a form feed is part of a word. */
@@ -198,11 +218,6 @@ static void keep(struct defaults *d, const char *name, const char *value)
 	}   /* the init script reads no other variable */
 }
 
-/*
- * One command at @c: assignments (NAME=word ..., after an optional
- * `export`) kept in @d; anything else is not run and costs a note. The
- * command ends at a newline, `;` or a comment.
- */
 /* The first of the three variables named in @s's first @len bytes, or NULL. */
 static const char *names_a_read_variable(const char *s, size_t len)
 {
@@ -243,8 +258,9 @@ static int pass_over(struct cursor *c, struct defaults *d, const char *line_star
 
 /*
  * One command at @c: assignments (NAME=word ..., after an optional
- * `export`) kept in @d; anything else is passed over (pass_over()). The
- * command ends at a newline, `;` or a comment.
+ * `export` or `readonly`, which may also name a variable alone) kept in
+ * @d; anything else is passed over (pass_over()). The command ends at a
+ * newline, `;` or a comment.
  */
 static int parse_command(struct cursor *c, struct defaults *d, const char *path, struct rngd_options *o,
 			 char err[RNGD_ERR_MAX])
@@ -253,9 +269,10 @@ static int parse_command(struct cursor *c, struct defaults *d, const char *path,
 	const char *last = NULL;
 	char value[DEFAULTS_VALUE_MAX];
 	unsigned int line = c->line;
+	bool declaration = starts_word(c->s, "export") || starts_word(c->s, "readonly");
 
-	if (strncmp(c->s, "export", 6) == 0 && (c->s[6] == ' ' || c->s[6] == '\t')) {
-		c->s += 6;
+	if (declaration) {
+		c->s += strcspn(c->s, " \t");
 		skip_blanks(c);
 	}
 	while (!ends_command(*c->s)) {
@@ -263,6 +280,12 @@ static int parse_command(struct cursor *c, struct defaults *d, const char *path,
 		const char *why;
 		char name[64];
 
+		/* `export NAME`, `readonly NAME`: sh leaves the value as it was. */
+		if (len == 0 && declaration && bare_name(c->s)) {
+			c->s += bare_name(c->s);
+			skip_blanks(c);
+			continue;
+		}
 		if (len == 0 && !last)
 			return pass_over(c, d, line_start, line, path, o, err);
 		if (len == 0)

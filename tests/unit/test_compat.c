@@ -302,6 +302,9 @@ static const struct refusal debian_refused[] = {
 	{ { "rngd", "-c", "/dev/null", "-H", "1.0" }, -EINVAL, NULL },
 };
 
+/* 0.1, in more characters than any option buffer of compat.c once held. */
+#define LONG_TENTH "1.0e-00000000000000000000000000000000000000000000000000000000000001"
+
 static void debian_personality(void **state)
 {
 	struct run r;
@@ -316,6 +319,17 @@ static void debian_personality(void **state)
 	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
 	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:entropy_per_bit:1.0"));
 	assert_true(has_note(&r.o, LOG_NOTICE, "-H 1.0 (rng-tools-debian): the hwrng source's credit"));
+	rngd_options_free(&r.o);
+
+	/* -H is passed whole however long: cut to fit a buffer, 0.1 written
+	 * this way read as 1.0, ten times the credit. */
+	assert_int_equal(load(&r, "/usr/sbin/rngd-debian", "--config=/dev/null", "-r", "/dev/null", "-H", LONG_TENTH, NULL),
+			 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "hwrng:entropy_per_bit:" LONG_TENTH));
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "/usr/sbin/rngd-debian", "--config=/dev/null", "--hrng=viapadlock", "-H", LONG_TENTH,
+			      NULL), 0);
+	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "padlock:entropy_per_bit:" LONG_TENTH));
 	rngd_options_free(&r.o);
 
 	expect_readings(viapadlock, sizeof(viapadlock) / sizeof(viapadlock[0]));
@@ -464,6 +478,18 @@ static void defaults_file(void **state)
 	assert_string_equal(words.v[3], "64");
 	defaults_file_done(&words, &select, &o, path);
 
+	/* `export NAME` and `readonly NAME` leave the value as sh does;
+	 * `export -n`, which rngd does not read, names one of the three. */
+	path = write_file("HRNGDEVICE=/dev/hwrng\nexport HRNGDEVICE\nreadonly HRNGDEVICE RNGDOPTIONS=\"-s 64\"\n"
+			  "export \\\n  HRNGSELECT HRNGDEVICE # comment\nreadonly RNGDOPTIONS;export HRNGSELECT\n");
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
+	assert_int_equal(words.n, 4);
+	assert_string_equal(words.v[1], "/dev/hwrng");
+	assert_string_equal(words.v[3], "64");
+	assert_int_equal(o.n_notes, 0);
+	defaults_file_done(&words, &select, &o, path);
+
 	/* Refused: what needs the shell, and what sh may set otherwise than
 	 * rngd would (an assignment after a line rngd does not run, a line
 	 * that names one of the three). */
@@ -472,7 +498,8 @@ static void defaults_file(void **state)
 			      "RNGDOPTIONS=-s\\", "HRNGDEVICE=~/hwrng\n",
 			      "if [ -c /dev/hwrng ]; then\n HRNGDEVICE=/dev/hwrng\nelse\n HRNGDEVICE=/dev/urandom\nfi\n",
 			      ": <<EOF\nHRNGDEVICE=/dev/x\nEOF\n", "FOO=$HOME; HRNGDEVICE=/dev/y\n",
-			      "HRNGDEVICE=/dev/a\nunset HRNGDEVICE\n", ": ${HRNGDEVICE:=/dev/pd}\n" };
+			      "HRNGDEVICE=/dev/a\nunset HRNGDEVICE\n", ": ${HRNGDEVICE:=/dev/pd}\n",
+			      "export -n HRNGDEVICE\n", "export HRNGDEVICE\\x=/dev/x\n" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		path = write_file(bad[i]);
