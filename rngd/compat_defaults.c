@@ -20,6 +20,8 @@
 #include <syslog.h>
 
 #include "rngd/compat.h"
+#include "rngd/file_kind.h"
+#include "sources/read_full.h"
 
 #define DEFAULTS_VALUE_MAX 4096
 /* The file is read whole: a value's quotes may span lines. */
@@ -324,33 +326,36 @@ static void crlf_to_lf(char *text)
 	*out = '\0';
 }
 
-/* The whole file, NUL-terminated, in a buffer of its own; 0 or -errno. */
+/* The whole file, NUL-terminated, in a buffer of its own; 0 or -errno.
+ * Only a regular file (or /dev/null) is opened: a FIFO nobody writes
+ * would hold the start, or a SIGHUP, for ever. */
 static int read_whole(const char *path, char **text, char err[RNGD_ERR_MAX])
 {
-	FILE *f = fopen(path, "re");
-	size_t n;
-	int r = 0;
+	char why[RNGD_ERR_MAX];
+	struct stat st;
+	ssize_t n;
+	int fd, r = 0;
 
 	*text = NULL;
-	if (!f) {
-		r = -errno;
-		rngd_fail(err, "--defaults-file %s: %s", path, strerror(-r));
-		return r;
+	fd = file_kind_open_settings(path, "defaults file", &st, why, sizeof(why));
+	if (fd < 0) {
+		rngd_fail(err, "--defaults-file %s", why);
+		return fd;
 	}
 	*text = malloc(DEFAULTS_FILE_MAX + 1);
 	if (!*text) {
-		(void)fclose(f);
+		(void)close(fd);
 		return -ENOMEM;
 	}
-	n = fread(*text, 1, DEFAULTS_FILE_MAX + 1, f);
-	if (ferror(f)) {
-		rngd_fail(err, "%s: read error", path);
-		r = -EIO;
-	} else if (n > DEFAULTS_FILE_MAX)
+	n = rng_read_full(fd, *text, DEFAULTS_FILE_MAX + 1);
+	(void)close(fd);
+	if (n < 0) {
+		r = (int)n;
+		rngd_fail(err, "--defaults-file %s: %s", path, strerror(-r));
+	} else if ((size_t)n > DEFAULTS_FILE_MAX)
 		r = rngd_fail(err, "%s: larger than %zu bytes", path, DEFAULTS_FILE_MAX);
-	else if (memchr(*text, '\0', n))
+	else if (memchr(*text, '\0', (size_t)n))
 		r = rngd_fail(err, "%s: holds a NUL byte: not a shell file", path);
-	(void)fclose(f);
 	if (r < 0) {
 		free(*text);
 		*text = NULL;

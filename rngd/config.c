@@ -46,53 +46,24 @@ static char *trim(char *s)
 
 /*
  * Open @path if it is a config file: 0 with *fd, 1 for "nothing to read"
- * (/dev/null, or a missing default file), or -errno with err set. The
- * kind is checked before open(): opening a FIFO or a device may block or
- * act (a tape rewinds, a watchdog starts).
+ * (/dev/null, or a missing default file), or -errno with err set.
  */
 static int open_config(const char *path, bool must_exist, int *fd, char err[RNGD_ERR_MAX])
 {
 	struct stat st;
-	const char *kernel_fs;
 
 	if (!path[0]) {
 		snprintf(err, RNGD_ERR_MAX, "the config file name is empty (-c needs a path)");
 		return -EINVAL;
 	}
-	if (stat(path, &st) < 0) {
-		int r = -errno;
-
-		if (r == -ENOENT && !must_exist)
-			return 1;
-		snprintf(err, RNGD_ERR_MAX, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	if (file_kind_is_dev_null(&st))
+	if (!must_exist && stat(path, &st) < 0 && errno == ENOENT)
 		return 1;
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, RNGD_ERR_MAX, "%s: is %s, not a config file (rngd reads only a regular file)", path,
-			 file_kind_name(st.st_mode));
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
-	*fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (*fd < 0) {
-		int r = -errno;
-
-		snprintf(err, RNGD_ERR_MAX, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	/* Replaced between stat() and open(): check what was opened. */
-	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, RNGD_ERR_MAX, "%s: is %s, not a config file (rngd reads only a regular file)", path,
-			 file_kind_name(st.st_mode));
+	*fd = file_kind_open_settings(path, "config file", &st, err, RNGD_ERR_MAX);
+	if (*fd < 0)
+		return *fd;
+	if (file_kind_is_dev_null(&st)) {
 		(void)close(*fd);
-		return -EINVAL;
-	}
-	kernel_fs = file_kind_kernel_fs(*fd);
-	if (kernel_fs) {
-		snprintf(err, RNGD_ERR_MAX, "%s: is a kernel file (%s), not a config file", path, kernel_fs);
-		(void)close(*fd);
-		return -EINVAL;
+		return 1;
 	}
 	if (st.st_size > CONFIG_SIZE_MAX) {
 		snprintf(err, RNGD_ERR_MAX, "%s: is %lld bytes, more than the %d (1 MiB) a config file may hold",

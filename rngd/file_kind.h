@@ -18,8 +18,13 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Not in every linux/magic.h this builds against. */
 #ifndef CONFIGFS_MAGIC
@@ -82,6 +87,62 @@ static inline const char *file_kind_kernel_fs_at(const char *path)
 static inline bool file_kind_is_dev_null(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 3;
+}
+
+/* A regular file, or /dev/null: what rngd reads settings from. */
+static inline bool file_kind_is_settings(const struct stat *st)
+{
+	return S_ISREG(st->st_mode) || file_kind_is_dev_null(st);
+}
+
+/* "PATH: is a FIFO, not a config file ..." in @err; -EISDIR or -EINVAL. */
+static inline int file_kind_refuse_settings(const char *path, const char *what, const struct stat *st, char *err,
+					    size_t errlen)
+{
+	(void)snprintf(err, errlen, "%s: is %s, not a %s (rngd reads only a regular file)", path,
+		       file_kind_name(st->st_mode), what);
+	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+}
+
+/*
+ * Open @path to read it as a file of settings (@what: "config file"): a
+ * regular file on a real file system, or /dev/null. Its kind is checked
+ * before open(), as opening a FIFO or a device may block or act (a tape
+ * rewinds, a watchdog starts), and again on the fd, as the path may have
+ * been replaced in between; *st is the fd's. Returns the fd, or -errno
+ * with "PATH: why" in @err.
+ */
+static inline int file_kind_open_settings(const char *path, const char *what, struct stat *st, char *err,
+					  size_t errlen)
+{
+	const char *kernel_fs;
+	int fd, r;
+
+	if (stat(path, st) < 0) {
+		r = -errno;
+		(void)snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (!file_kind_is_settings(st))
+		return file_kind_refuse_settings(path, what, st, err, errlen);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		(void)snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, st) < 0 || !file_kind_is_settings(st)) {
+		r = file_kind_refuse_settings(path, what, st, err, errlen);
+		(void)close(fd);
+		return r;
+	}
+	kernel_fs = file_kind_kernel_fs(fd);
+	if (kernel_fs) {
+		(void)snprintf(err, errlen, "%s: is a kernel file (%s), not a %s", path, kernel_fs, what);
+		(void)close(fd);
+		return -EINVAL;
+	}
+	return fd;
 }
 
 /* /dev/random (1:8) or /dev/urandom (1:9): what the kernel sink needs. */

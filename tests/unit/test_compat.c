@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -513,6 +514,49 @@ static void defaults_file(void **state)
 	rngd_options_free(&o);
 }
 
+/* What is not a regular file is refused before it is opened, as -c's
+ * config file is: a FIFO nobody writes held the start for ever. */
+static void defaults_file_of_another_kind(void **state)
+{
+	static const struct {
+		const char *path;
+		int want;
+		const char *says;
+	} kinds[] = {
+		{ NULL, -EINVAL, "is a FIFO, not a defaults file" },
+		{ "/tmp", -EISDIR, "--defaults-file /tmp: is a directory, not a defaults file" },
+		{ "/dev/zero", -EINVAL, "--defaults-file /dev/zero: is a character device, not a defaults file" },
+		{ "/proc/version", -EINVAL, "--defaults-file /proc/version: is a kernel file (procfs), not a defaults file" },
+		{ "/dev/null", 0, NULL },
+	};
+	char fifo[] = "/tmp/test_compat_fifo.XXXXXX", err[RNGD_ERR_MAX];
+	struct rngd_argv words = { 0 };
+	struct rngd_options o;
+	char *select = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(fifo));
+	assert_int_equal(rmdir(fifo), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(10);   /* an open that blocks fails the test instead of hanging it */
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		const char *path = kinds[i].path ? kinds[i].path : fifo;
+
+		rngd_options_init(&o);
+		err[0] = '\0';
+		assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), kinds[i].want);
+		if (kinds[i].says && !strstr(err, kinds[i].says))
+			fail_msg("--defaults-file %s: said '%s'", path, err);
+		assert_int_equal(words.n, 0);
+		rngd_argv_free(&words);
+		free(select);
+		select = NULL;
+		rngd_options_free(&o);
+	}
+	alarm(0);
+	unlink(fifo);
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
@@ -521,5 +565,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(debian_personality),
 	cmocka_unit_test(debian_seconds),
 	cmocka_unit_test(rng_tools5_personality),
-	cmocka_unit_test(defaults_file)
+	cmocka_unit_test(defaults_file),
+	cmocka_unit_test(defaults_file_of_another_kind)
 )
