@@ -142,6 +142,20 @@ kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
 [ "$(summary_field file "blocks passed")" -gt 0 ] 2>/dev/null || fail "no block of the zero-credit file passed after the reload"
 [ "$(summary_field file "bits credited")" = 0 ] || fail "a zero-credit file was credited $(summary_field file "bits credited") bits after a SIGHUP"
 
+# A zero-credit file made after the start keeps no offset and so is not
+# allowed credit, which it never had: nothing to say (it logged an empty
+# warning line).
+mv "$T/log" "$T/log.before-late"
+start_rngd -x all -r "$T/made-late" -o "$T/made-late.sink" --state-dir="$T/state"
+sleep 0.3
+cp "$T/a" "$T/made-late"
+wait_log "file: opened again" 20
+sleep 0.5
+stop_rngd TERM
+! grep -E "(warning|error): file: *$" "$T/log" || fail "an empty line for a late zero-credit file"
+[ "$(summary_field file "blocks passed")" -gt 0 ] 2>/dev/null || fail "no block of the late file passed"
+mv "$T/log.before-late" "$T/log"
+
 python3 - "$T/a" "$T/sink" $blocks "$BLOCK" <<'PY' || fail "a block reached the sink twice"
 import sys
 src = open(sys.argv[1], 'rb').read()[4:]
@@ -153,4 +167,4 @@ seen = sum(1 for i in range(n) if src[i * b:i * b + 32] in sink)
 print("blocks in the sink: %d of %d, twice: %d" % (seen, n, len(twice)))
 sys.exit(1 if twice or seen < n // 2 else 0)
 PY
-echo "ok: $runs interrupted runs and 2 after them, 3 by other paths and 1 with an old record; no block of the file credited twice; the sink's own file and a file two sources name, both made after the start, read by none and one; a SIGHUP cannot credit a zero-credit file"
+echo "ok: $runs interrupted runs and 2 after them, 3 by other paths and 1 with an old record; no block of the file credited twice; the sink's own file and a file two sources name, both made after the start, read by none and one; a SIGHUP cannot credit a zero-credit file; a late zero-credit file opens without an empty warning"
