@@ -186,6 +186,11 @@ static int file_open(struct rng_source *src)
 			if (p->record_error < 0)
 				rng_source_why(src, 0, "%s (its read offset cannot be kept in %s: %s, so it earns no credit)",
 					       p->path, p->state_dir, strerror(-p->record_error));
+		} else if (p->exhausted && st.st_size < p->offset) {
+			/* Cut short while read (": > file"): not its end. */
+			return rng_source_why(src, -ENODATA,
+					      "%s shrank to %lld bytes, below the %lld already read; a regular file "
+					      "is never re-read", p->path, (long long)st.st_size, (long long)p->offset);
 		} else if (p->exhausted) {
 			return rng_source_why(src, -ENODATA,
 					      "%s was read to its end; a regular file is never re-read",

@@ -155,6 +155,24 @@ static void test_removed_after_its_end_is_exhausted(void **state)
 	fixture_source_free(src);
 }
 
+/* Cut short while read (": > file"): exhausted too, but said as it is,
+ * not as read to its end. */
+static void test_truncated_while_read_says_so(void **state)
+{
+	struct fixture *fx = *state;
+	struct rng_source *src = new_source(fx->data, NULL);
+	uint8_t buf[600];
+
+	assert_int_equal(src->ops->open(src), 0);
+	assert_int_equal(src->ops->read(src, buf, 600), 600);
+	assert_int_equal(truncate(fx->data, 20), 0);
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+	src->ops->close(src);
+	assert_int_equal(src->ops->open(src), -ENODATA);
+	assert_non_null(strstr(src->why, "shrank to 20 bytes, below the 600 already read"));
+	fixture_source_free(src);
+}
+
 /* Read once: re-opens resume, the end is -ENODATA for good. */
 static void test_regular_file_is_read_once(void **state)
 {
@@ -290,6 +308,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_kernel_generator_fact_follows_each_open),
 	RNGD_FIXTURE_TEST(test_regular_file_is_read_once),
 	RNGD_FIXTURE_TEST(test_removed_after_its_end_is_exhausted),
+	RNGD_FIXTURE_TEST(test_truncated_while_read_says_so),
 	RNGD_FIXTURE_TEST(test_offset_kept_across_runs),
 	RNGD_FIXTURE_TEST(test_no_kept_offset_no_credit),
 	RNGD_FIXTURE_TEST(test_offset_kept_for_the_file_not_the_path),
