@@ -96,13 +96,18 @@ void rngd_options_free(struct rngd_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* Seconds with an optional fraction, to milliseconds within [min_ms, max_ms]. */
+/* Seconds with an optional fraction, to milliseconds within [min_ms, max_ms].
+ * Decimal only, as the whole numbers are: strtod() alone would take 1e3,
+ * 0x10 and inf. */
 static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long max_ms, unsigned int *out)
 {
+	size_t digits = strspn(v, "0123456789");
 	char *end;
 	double s;
 
-	if (!v[0] || v[0] == '-' || v[0] == '+' || v[0] == ' ')
+	if (v[digits] == '.')
+		digits += 1 + strspn(v + digits + 1, "0123456789");
+	if (digits != strlen(v) || strcmp(v, ".") == 0 || !v[0])
 		return -EINVAL;
 	errno = 0;
 	s = strtod(v, &end);
