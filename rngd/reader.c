@@ -110,14 +110,17 @@ static ssize_t reader_call(struct rngd_slot *s, void *buf, size_t len)
 	int fd = rng_source_wait_fd(&s->src);
 
 	if (fd >= 0) {
-		struct pollfd pfd[3] = {
+		/* The source's call to open afresh, if it has one (poll()
+		 * passes over a -1): read() then returns 0 at once. */
+		struct pollfd pfd[4] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = s->loop->stop_fd, .events = POLLIN },
 			{ .fd = s->wake_fd, .events = POLLIN },
+			{ .fd = rng_source_reopen_fd(&s->src), .events = POLLIN },
 		};
 
 		/* A failed poll: read() meets and reports the same fault. */
-		while (poll(pfd, 3, -1) < 0 && errno == EINTR)
+		while (poll(pfd, 4, -1) < 0 && errno == EINTR)
 			;
 		if (pfd[1].revents & POLLIN)
 			return -ECANCELED;

@@ -55,6 +55,11 @@ int rng_source_wait_fd(const struct rng_source *src)
 	return src->ops->wait_fd ? src->ops->wait_fd(src) : -1;
 }
 
+int rng_source_reopen_fd(const struct rng_source *src)
+{
+	return src->ops->reopen_fd ? src->ops->reopen_fd(src) : -1;
+}
+
 int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)
 {
 	va_list ap;

@@ -18,12 +18,15 @@
  * next writer in poll() on wait_fd(), where a SIGHUP reaches the reader
  * (Linux reports no POLLHUP on a FIFO opened so until a writer came). A
  * blocking open() would pin the FIFO it began on: one re-created at the
- * path would never be read.
+ * path would never be read. While it waits, a FIFO removed or replaced at
+ * the path ("rm -f f; mkfifo f", a feeder's restart) ends the open, and
+ * the path is opened afresh (sources/fifo_watch.h).
  */
 #include <config.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@
 #include <unistd.h>
 
 #include "sources/close_fd.h"
+#include "sources/fifo_watch.h"
 #include "sources/file_offset.h"
 #include "sources/kernel_generator.h"
 #include "sources/source.h"
@@ -43,7 +47,7 @@ struct file_priv {
 	dev_t dev;
 	ino_t ino;
 	off_t offset;      /* of a regular file, kept across re-opens */
-	struct stat st;    /* of the regular file open now */
+	struct stat st;    /* of the regular file or FIFO open now */
 	char state_dir[4096];
 	struct file_offset_record record;
 	bool record_tried;
@@ -56,6 +60,7 @@ struct file_priv {
 	int held_fd;
 	int kernel_generator; /* fact for reads_kernel_generator(), atomic */
 	int fd;            /* while open, else -1 */
+	struct fifo_watch watch;   /* while a FIFO is open */
 };
 
 static const struct file_priv file_defaults = {
@@ -63,6 +68,7 @@ static const struct file_priv file_defaults = {
 	.credit_ok = 1,
 	.held_fd = -1,
 	.fd = -1,
+	.watch = FIFO_WATCH_NONE,
 };
 
 static int file_probe(struct rng_source *src)
@@ -202,7 +208,11 @@ static int file_open(struct rng_source *src)
 	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
 		p->regular = false;
 		p->fifo = S_ISFIFO(st.st_mode);
+		p->st = st;
 		__atomic_store_n(&p->credit_ok, 1, __ATOMIC_RELEASE);
+		/* No watch (no inotify): waited for on the FIFO alone. */
+		if (p->fifo && fifo_watch_start(&p->watch, p->path, &st) == -ESTALE)
+			return rng_source_why(src, -ESTALE, "%s was replaced while it was opened", p->path);
 	} else {
 		return rng_source_why(src, -EINVAL, "%s is not a regular file, FIFO or character device",
 				      p->path);
@@ -219,10 +229,27 @@ fail:
 	return rng_source_why(src, err, "%s: %s", p->path, strerror(-err));
 }
 
+/* Data or a writer's end (POLLHUP) to read now, without blocking. */
+static bool fifo_ready(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
+}
+
 static ssize_t file_read(struct rng_source *src, void *buf, size_t len)
 {
 	struct file_priv *p = src->priv;
 
+	if (fifo_watch_fd(&p->watch) >= 0) {
+		/* 0 ends this open; the path is opened afresh. */
+		if (fifo_watch_path_left(&p->watch, p->path, &p->st))
+			return rng_source_why(src, 0, "%s was removed or replaced", p->path);
+		/* Woken by the watch alone (a chmod): read() would block
+		 * where a stop or SIGHUP cannot reach it. */
+		if (!fifo_ready(p->fd))
+			return 0;
+	}
 	for (;;) {
 		ssize_t n = read(p->fd, buf, len);
 
@@ -258,6 +285,7 @@ static void file_close(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 
+	fifo_watch_stop(&p->watch);
 	if (p->fifo && p->fd >= 0) {
 		rng_close_fd(&p->held_fd);
 		p->held_fd = rng_take_fd(&p->fd);
@@ -271,6 +299,13 @@ static int file_wait_fd(const struct rng_source *src)
 	const struct file_priv *p = src->priv;
 
 	return p->fd;
+}
+
+static int file_reopen_fd(const struct rng_source *src)
+{
+	const struct file_priv *p = src->priv;
+
+	return fifo_watch_fd(&p->watch);
 }
 
 static int file_set_option(struct rng_source *src, const char *key, const char *value)
@@ -319,6 +354,7 @@ const struct rng_source_ops rng_source_file_ops = {
 	.set_option = file_set_option,
 	.release = file_release,
 	.wait_fd = file_wait_fd,
+	.reopen_fd = file_reopen_fd,
 	.may_credit = file_may_credit,
 	.reads_kernel_generator = file_reads_kernel_generator,
 	.path = file_path,

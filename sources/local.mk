@@ -18,7 +18,7 @@ sources_libsources_a_SOURCES = \
 	sources/cpu_source.c sources/cpu_source.h \
 	sources/cpu_words.c sources/cpu_words.h \
 	sources/hwrng.h sources/hwrng.c \
-	sources/file.c sources/file_offset.c sources/file_offset.h
+	sources/file.c sources/file_offset.c sources/file_offset.h sources/fifo_watch.c sources/fifo_watch.h
 SOURCES_LIBS =
 # Header-only: the whole-file reads of sources/sysstat.c, sources/pkcs11.c's
 # PIN file and rngd/config.c.

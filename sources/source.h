@@ -84,6 +84,14 @@ struct rng_source_ops {
 	 */
 	int (*wait_fd)(const struct rng_source *src);
 	/*
+	 * Optional, called by the reader thread while the source is open: an
+	 * fd that becomes readable when the open should end and the source
+	 * be opened afresh (a FIFO removed or replaced at its path while it
+	 * waits for a writer), polled beside wait_fd(); read() is then called
+	 * and returns 0 at once. NULL or -1: none.
+	 */
+	int (*reopen_fd)(const struct rng_source *src);
+	/*
 	 * Optional: the default credit given what the last probe() or open()
 	 * found (RDSEED rather than RDRAND). Called by the daemon's main
 	 * thread only, while the reader thread may be re-opening the source,
@@ -147,6 +155,8 @@ void rng_source_release(struct rng_source *src);
 
 /* The fd the reader may wait on, or -1 (see wait_fd). */
 int rng_source_wait_fd(const struct rng_source *src);
+/* The fd that asks for a fresh open, or -1 (see reopen_fd). */
+int rng_source_reopen_fd(const struct rng_source *src);
 
 /* Record a reason in src->why, printf-style. Returns @err (a -errno) for tail calls. */
 int rng_source_why(struct rng_source *src, int err, const char *fmt, ...)

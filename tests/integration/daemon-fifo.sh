@@ -2,7 +2,7 @@
 # A FIFO source: end of data (the writer closes) closes the source, and it
 # is re-opened for the next writer; the gate state carries on across, so
 # the sink equals the passing blocks of both writes in order. A FIFO
-# re-created at the path is read after a SIGHUP.
+# re-created at the path is read, after a SIGHUP and without one.
 . "$top_srcdir/tests/integration/daemon-lib.sh"
 skip_unless_guard
 
@@ -38,6 +38,19 @@ timeout 10 sh -c 'cat "$1" > "$2"' sh "$T/p3" "$T/fifo" || fail "the writer of t
 deadline=$(( $(date +%s) + 20 ))
 while [ "$(stat -c %s "$T/sink")" -le "$before" ]; do
 	[ "$(date +%s)" -gt "$deadline" ] && fail "nothing of the re-created FIFO reached the sink"
+	sleep 0.05
+done
+# The same without a SIGHUP: the FIFO's own removal ends the wait on it
+# (sources/fifo_watch.h), and the path is opened afresh.
+sleep 1
+rm "$T/fifo"; mkfifo "$T/fifo"
+before=$(stat -c %s "$T/sink")
+"$HELPER" gen random 20 "$T/p4" || fail gen
+timeout 10 sh -c 'cat "$1" > "$2"' sh "$T/p4" "$T/fifo" ||
+	fail "the writer of a FIFO re-created without a SIGHUP was never read"
+deadline=$(( $(date +%s) + 20 ))
+while [ "$(stat -c %s "$T/sink")" -le "$before" ]; do
+	[ "$(date +%s)" -gt "$deadline" ] && fail "nothing of the FIFO re-created without a SIGHUP reached the sink"
 	sleep 0.05
 done
 stop_rngd TERM

@@ -1,7 +1,7 @@
 # tests/unit/source_file_hwrng.mk: cmocka tests of the file source
 # (sources/file.c with its offset record) and the hwrng source
 # (sources/hwrng.c) on stand-in files and character devices.
-SOURCE_FILE_TEST_FILES = tests/unit/test_source_file.c sources/file.c sources/file_offset.c \
+SOURCE_FILE_TEST_FILES = tests/unit/test_source_file.c sources/file.c sources/file_offset.c sources/fifo_watch.c \
 	sources/file_offset.h sources/common.c sources/source.h $(TESTS_LIB_SOURCE_FIXTURE)
 SOURCE_HWRNG_TEST_FILES = tests/unit/test_source_hwrng.c sources/hwrng.c sources/hwrng.h sources/common.c \
 	sources/source.h $(TESTS_LIB_SOURCE_FIXTURE)

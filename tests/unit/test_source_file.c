@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -273,21 +274,29 @@ static void test_offset_kept_for_the_file_not_the_path(void **state)
 	(void)unlink(hard);
 }
 
-/* The first open of a FIFO returns at once although nobody writes; a
- * FIFO may earn credit (it is not re-read across runs). */
-static void test_fifo_first_open_never_blocks(void **state)
+/* A file source probed and opened on a new FIFO, @fifo, in the fixture's
+ * folder. */
+static struct rng_source *open_new_fifo(struct fixture *fx, char fifo[128])
 {
-	struct fixture *fx = *state;
-	char fifo[128];
 	struct rng_source *src;
-	uint8_t buf[16];
-	int w;
 
-	snprintf(fifo, sizeof(fifo), "%s/fifo", fx->dir);
+	snprintf(fifo, 128, "%s/fifo", fx->dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	src = new_source(fifo, NULL);
 	assert_int_equal(src->ops->probe(src), 0);
 	assert_int_equal(src->ops->open(src), 0);
+	return src;
+}
+
+/* The first open of a FIFO returns at once although nobody writes; a
+ * FIFO may earn credit (it is not re-read across runs). */
+static void test_fifo_first_open_never_blocks(void **state)
+{
+	char fifo[128];
+	struct rng_source *src = open_new_fifo(*state, fifo);
+	uint8_t buf[16];
+	int w;
+
 	assert_true(src->ops->may_credit(src));
 	w = open(fifo, O_WRONLY | O_NONBLOCK);
 	assert_true(w >= 0);
@@ -297,6 +306,64 @@ static void test_fifo_first_open_never_blocks(void **state)
 	(void)close(w);
 	/* The writer left: end of data, for the loop to re-open with back-off. */
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+	fixture_source_free(src);
+}
+
+/* What the reader polls: the source's data, or its call to open afresh. */
+static bool ready_within(const struct rng_source *src, int ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = rng_source_wait_fd(src), .events = POLLIN },
+		{ .fd = rng_source_reopen_fd(src), .events = POLLIN },
+	};
+
+	return poll(pfd, 2, ms) > 0;
+}
+
+static bool ready_within_reopen(const struct rng_source *src, int ms)
+{
+	struct pollfd pfd = { .fd = rng_source_reopen_fd(src), .events = POLLIN };
+
+	return poll(&pfd, 1, ms) > 0;
+}
+
+/* "rm -f f; mkfifo f", a feeder's restart, while the source waits for a
+ * writer: the wait ends, and the next open reads the new FIFO (its writer
+ * blocked for ever on a FIFO nobody read). A chmod wakes the wait too,
+ * and read() then returns at once instead of blocking outside the poll. */
+static void test_fifo_replaced_at_its_path_ends_the_wait(void **state)
+{
+	char fifo[128];
+	struct rng_source *src = open_new_fifo(*state, fifo);
+	uint8_t buf[16];
+	int w;
+
+	alarm(10);   /* a read that blocks fails the test instead of hanging it */
+	assert_false(ready_within(src, 50));
+	assert_int_equal(chmod(fifo, 0640), 0);
+	assert_true(ready_within(src, 2000));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+	src->ops->close(src);
+	assert_int_equal(src->ops->open(src), 0);
+	assert_false(ready_within(src, 50));
+
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_true(ready_within(src, 2000));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
+	assert_non_null(strstr(src->why, "was removed or replaced"));
+	src->ops->close(src);
+	assert_int_equal(src->ops->open(src), 0);
+	w = open(fifo, O_WRONLY | O_NONBLOCK);
+	assert_true(w >= 0);   /* ENXIO: nobody reads the new FIFO */
+	assert_int_equal(write(w, "0123456789abcdef", 16), 16);
+	assert_true(ready_within(src, 2000));
+	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 16);
+	/* A writer's bytes are no change at the path: no wake of their own. */
+	assert_true(rng_source_reopen_fd(src) >= 0);
+	assert_false(ready_within_reopen(src, 50));
+	(void)close(w);
+	alarm(0);
 	fixture_source_free(src);
 }
 
@@ -312,5 +379,6 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_offset_kept_across_runs),
 	RNGD_FIXTURE_TEST(test_no_kept_offset_no_credit),
 	RNGD_FIXTURE_TEST(test_offset_kept_for_the_file_not_the_path),
-	RNGD_FIXTURE_TEST(test_fifo_first_open_never_blocks)
+	RNGD_FIXTURE_TEST(test_fifo_first_open_never_blocks),
+	RNGD_FIXTURE_TEST(test_fifo_replaced_at_its_path_ends_the_wait)
 )
