@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,25 @@ static ssize_t pick_eviction(struct egd_server *s, uid_t uid, uint64_t now_ms)
 	return greedy;
 }
 
+/*
+ * At the cap, before anyone is evicted or refused: drop the connections
+ * whose peer has gone (POLLHUP: nobody could read a reply), which the
+ * server's next poll would drop anyway. In a burst of connections that
+ * close at once, they filled the cap and a live client was refused.
+ */
+static void drop_hung_up(struct egd_server *s)
+{
+	for (size_t i = 0; i < s->hi; i++) {
+		struct pollfd pfd;
+
+		if (!s->clients[i])
+			continue;
+		pfd = (struct pollfd){ .fd = s->clients[i]->fd };
+		if (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)))
+			egd_drop_client(s, i, LOG_INFO, "hung up");
+	}
+}
+
 static void accept_clients(struct egd_server *s, uint64_t now_ms)
 {
 	for (;;) {
@@ -187,6 +207,8 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 			(void)close(fd);
 			continue;
 		}
+		if (s->n_clients >= s->limits.max_clients)
+			drop_hung_up(s);
 		while (s->n_clients >= s->limits.max_clients) {
 			ssize_t v = pick_eviction(s, cred.uid, now_ms);
 			char why[96];

@@ -412,6 +412,35 @@ static void test_client_cap(void **state)
 	assert_int_equal(srv.refused, 1);
 }
 
+/* A burst of connections that close at once, queued before the server
+ * looks: at the cap, those whose peer has gone give way, and the live
+ * client behind them is accepted, not refused. The server is driven by
+ * hand, so that it cannot drop them before the burst is queued. */
+static void test_hung_up_give_way_at_cap(void **state)
+{
+	struct pollfd *pfd;
+	uint64_t next;
+	size_t n;
+	int live;
+
+	(void)state;
+	cfg.limits.max_clients = 4;
+	assert_int_equal(egd_server_open(&srv, &cfg, &res, &logger), 0);
+	pfd = calloc(egd_server_pollfds_max(&srv), sizeof(*pfd));
+	assert_non_null(pfd);
+	for (int i = 0; i < 8; i++)
+		close(connect_to(path));
+	live = connect_to(path);
+	n = egd_server_pollfds(&srv, pfd, rngd_now_ms(), &next);
+	assert_true(poll(pfd, n, 1000) > 0);
+	egd_server_handle(&srv, pfd, n, rngd_now_ms());
+	assert_int_equal(srv.refused, 0);
+	assert_int_equal(srv.accepted, 9);
+	assert_int_equal(srv.n_clients, 1);
+	free(pfd);
+	close(live);
+}
+
 static void test_stall_and_flood(void **state)
 {
 	uint8_t reqs[2 * 40];
@@ -829,6 +858,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_malformed_others_unaffected),
 	RNGD_FIXTURE_TEST(test_64_clients),
 	RNGD_FIXTURE_TEST(test_client_cap),
+	RNGD_FIXTURE_TEST(test_hung_up_give_way_at_cap),
 	RNGD_FIXTURE_TEST(test_stall_and_flood),
 	RNGD_FIXTURE_TEST(test_gone_mid_reply),
 	RNGD_FIXTURE_TEST(test_rate_measured),
