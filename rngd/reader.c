@@ -160,13 +160,13 @@ static bool reader_stopping(struct rngd_slot *s)
 
 /* A source whose bytes stop being allowed credit (a file's read offset no
  * longer kept) says why, once: a credit of 0 alone tells an admin nothing.
- * One that earns nothing anyway (a file source credited 0 keeps no offset)
- * loses nothing, and says nothing. */
+ * Without a reason it lost nothing: a file source credited 0 keeps no
+ * offset, and has nothing to say (the setting is the main thread's). */
 static void reader_note_credit(struct rngd_slot *s, bool *may_credit)
 {
 	bool now = credit_allowed(&s->src);
 
-	if (*may_credit && !now && s->src.entropy_per_bit > 0.0)
+	if (*may_credit && !now && s->src.why[0])
 		rngd_log(s->loop->log, LOG_WARNING, s->src.name, "%s", s->src.why);
 	*may_credit = now;
 }
