@@ -61,3 +61,17 @@ bool rngd_policy_mix_failed(enum rngd_on_fail on_fail, bool test_mode, bool fill
 {
 	return on_fail == RNGD_ON_FAIL_MIX && !test_mode && !(filling && zero_credit_paced);
 }
+
+bool rngd_policy_open_failure_said(unsigned int failures)
+{
+	return failures <= RNGD_OPEN_FAILURES_SAID || (failures & (failures - 1)) == 0;
+}
+
+unsigned int rngd_policy_open_failure_next_said(unsigned int failures)
+{
+	unsigned int next = failures + 1;
+
+	while (!rngd_policy_open_failure_said(next))
+		next++;
+	return next;
+}

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -24,6 +25,7 @@
 #include "rngd/eventfd.h"
 #include "rngd/file_clash.h"
 #include "rngd/loop_state.h"
+#include "rngd/policy.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
 #include "rngd/slow_call.h"
@@ -183,6 +185,7 @@ void *rngd_reader_main(void *arg)
 	/* Failed opens since the last good open: their lines are
 	 * rate-limited, so the outage's end gets a line of its own. */
 	unsigned int failures = s->start_open_r < 0 ? 1 : 0;   /* a named source's, at start */
+	char said[RNG_SOURCE_WHY_MAX] = "";   /* the reason of the last such line */
 	uint64_t failing_since_ms = rngd_now_ms();
 
 	for (;;) {
@@ -249,9 +252,12 @@ void *rngd_reader_main(void *arg)
 			if (r < 0) {
 				if (failures++ == 0)
 					failing_since_ms = rngd_now_ms();
-				rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,
-						 "cannot open: %s; retrying in %.1f s", s->src.why,
-						 backoff / 1000.0);
+				if (rngd_policy_open_failure_said(failures) || strcmp(said, s->src.why) != 0) {
+					rngd_log(l->log, LOG_WARNING, s->src.name, "cannot open: %s; retrying in %.1f s "
+						 "(%u in a row; said next at %u, or for another reason)", s->src.why,
+						 backoff / 1000.0, failures, rngd_policy_open_failure_next_said(failures));
+					snprintf(said, sizeof(said), "%s", s->src.why);
+				}
 				reader_pause(s, backoff);
 				backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 				continue;
@@ -346,24 +352,6 @@ void *rngd_reader_main(void *arg)
 	}
 	explicit_bzero(&blk, sizeof(blk));
 	return NULL;
-}
-
-struct rngd_reader_snapshot rngd_slot_reader_snapshot(struct rngd_slot *s)
-{
-	struct rngd_reader_snapshot snap;
-
-	(void)pthread_mutex_lock(&s->lock);
-	snap.open = s->is_open;
-	snap.read_errors = s->read_errors;
-	(void)pthread_mutex_unlock(&s->lock);
-	return snap;
-}
-
-void rngd_slot_set_device_events(struct rngd_slot *s, bool on)
-{
-	(void)pthread_mutex_lock(&s->lock);
-	s->device_events = on;
-	(void)pthread_mutex_unlock(&s->lock);
 }
 
 bool rngd_slot_take(struct rngd_slot *s, struct rngd_block *out)

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "rngd/reader.h"
 #include "rngd/slot.h"
 
 struct rngd_slot *rngd_slots_new(size_t n)
@@ -52,4 +53,22 @@ struct rng_source *rngd_slot_source_mut(struct rngd_slot *s)
 struct rngd_slot_settings *rngd_slot_settings(struct rngd_slot *s)
 {
 	return &s->settings;
+}
+
+struct rngd_reader_snapshot rngd_slot_reader_snapshot(struct rngd_slot *s)
+{
+	struct rngd_reader_snapshot snap;
+
+	(void)pthread_mutex_lock(&s->lock);
+	snap.open = s->is_open;
+	snap.read_errors = s->read_errors;
+	(void)pthread_mutex_unlock(&s->lock);
+	return snap;
+}
+
+void rngd_slot_set_device_events(struct rngd_slot *s, bool on)
+{
+	(void)pthread_mutex_lock(&s->lock);
+	s->device_events = on;
+	(void)pthread_mutex_unlock(&s->lock);
 }

@@ -233,6 +233,28 @@ static void test_mix_failed_only_when_asked_and_allowed(void **state)
 	assert_true(rngd_policy_mix_failed(RNGD_ON_FAIL_MIX, false, false, true));    /* ready: no pace */
 }
 
+/* A source that cannot be opened: the first failures each get a line,
+ * then the 8th, 16th, 32nd..., so a source gone for good is said about
+ * fifteen times a day at the 30 s back-off, not 2880; and each line's
+ * "said next at" names the next one said. */
+static void test_open_failures_said_less_and_less_often(void **state)
+{
+	static const unsigned int want[] = { 1, 2, 3, 4, 5, 8, 16, 32, 64, 128, 256, 512, 1024, 2048 };
+	unsigned int said[sizeof(want) / sizeof(want[0]) + 1] = { 0 }, n = 0, next = 0;
+
+	(void)state;
+	for (unsigned int f = 1; f <= 2880 && n < sizeof(said) / sizeof(said[0]); f++)
+		if (rngd_policy_open_failure_said(f))
+			said[n++] = f;
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	assert_memory_equal(said, want, sizeof(want));
+	for (unsigned int k = 0; k < n; k++) {
+		next = rngd_policy_open_failure_next_said(next);
+		assert_int_equal(next, want[k]);
+	}
+	assert_int_equal(rngd_policy_open_failure_next_said(1000), 1024);
+}
+
 RNGD_TEST_MAIN(
 	PICK_TEST(test_pick_takes_the_highest_priority_ready_source),
 	PICK_TEST(test_pick_first_listed_wins_a_tie),
@@ -246,5 +268,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_retest_backoff_does_not_overflow),
 	cmocka_unit_test(test_passing_retest_ends_the_quarantine),
 	cmocka_unit_test(test_reset_clears_the_record),
-	cmocka_unit_test(test_mix_failed_only_when_asked_and_allowed)
+	cmocka_unit_test(test_mix_failed_only_when_asked_and_allowed),
+	cmocka_unit_test(test_open_failures_said_less_and_less_often)
 )
