@@ -149,8 +149,8 @@ static size_t bare_name(const char *s)
 {
 	size_t len = strspn(s, NAME_CHARS);
 
-	return len > 0 && !isdigit((unsigned char)s[0]) &&
-	       (s[len] == ' ' || s[len] == '\t' || (s[len] == '\\' && s[len + 1] == '\n') || ends_command(s[len])) ?
+	/* Not before a backslash: sh joins "NAME\<newline>X" into one word. */
+	return len > 0 && !isdigit((unsigned char)s[0]) && (s[len] == ' ' || s[len] == '\t' || ends_command(s[len])) ?
 	       len : 0;
 }
 

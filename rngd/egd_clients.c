@@ -159,23 +159,28 @@ static ssize_t pick_eviction(struct egd_server *s, uid_t uid, uint64_t now_ms)
  * At the cap, before anyone is evicted or refused: drop the connections
  * whose peer has gone (POLLHUP: nobody could read a reply), which the
  * server's next poll would drop anyway. In a burst of connections that
- * close at once, they filled the cap and a live client was refused.
+ * close at once, they filled the cap and a live client was refused. One
+ * poll() for all: a flood at the cap costs one call a look.
  */
 static void drop_hung_up(struct egd_server *s)
 {
-	for (size_t i = 0; i < s->hi; i++) {
-		struct pollfd pfd;
+	struct pollfd *pfd = calloc(s->hi ? s->hi : 1, sizeof(*pfd));
 
-		if (!s->clients[i])
-			continue;
-		pfd = (struct pollfd){ .fd = s->clients[i]->fd };
-		if (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR)))
-			egd_drop_client(s, i, LOG_INFO, "hung up");
-	}
+	if (!pfd)
+		return;
+	for (size_t i = 0; i < s->hi; i++)
+		pfd[i] = (struct pollfd){ .fd = s->clients[i] ? s->clients[i]->fd : -1 };
+	if (poll(pfd, s->hi, 0) > 0)
+		for (size_t i = 0; i < s->hi; i++)
+			if (s->clients[i] && s->clients[i]->fd == pfd[i].fd && (pfd[i].revents & (POLLHUP | POLLERR)))
+				egd_drop_client(s, i, LOG_INFO, "hung up");
+	free(pfd);
 }
 
 static void accept_clients(struct egd_server *s, uint64_t now_ms)
 {
+	uint64_t swept_at = UINT64_MAX;
+
 	for (;;) {
 		struct egd_client *c;
 		struct ucred cred;
@@ -207,8 +212,12 @@ static void accept_clients(struct egd_server *s, uint64_t now_ms)
 			(void)close(fd);
 			continue;
 		}
-		if (s->n_clients >= s->limits.max_clients)
+		/* Looked at again only once a client came since: a flood of
+		 * connections at the cap that are all refused costs one look. */
+		if (s->n_clients >= s->limits.max_clients && s->accepted != swept_at) {
 			drop_hung_up(s);
+			swept_at = s->accepted;
+		}
 		while (s->n_clients >= s->limits.max_clients) {
 			ssize_t v = pick_eviction(s, cred.uid, now_ms);
 			char why[96];

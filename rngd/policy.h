@@ -81,10 +81,10 @@ bool rngd_policy_mix_failed(enum rngd_on_fail on_fail, bool test_mode, bool fill
 #define RNGD_OPEN_FAILURES_SAID 5u
 
 /*
- * Whether the @failures-th failed open in a row of a source gets a line
- * (one with a new reason always does): the first few, then the 8th,
- * 16th, 32nd... A source that never comes (a TRNG unplugged for good,
- * tried every 30 s) is said about fifteen times a day, not 2880.
+ * Whether the @failures-th failed open in a row of a source gets a line:
+ * the first few, then the 8th, 16th, 32nd... A source that never comes
+ * (a TRNG unplugged for good, tried every 30 s) is said 14 times in its
+ * first day, not 2880, and then once each time the count doubles.
  */
 bool rngd_policy_open_failure_said(unsigned int failures);
 /* The count of the next failed open after @failures that gets a line. */

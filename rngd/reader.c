@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -185,7 +184,6 @@ void *rngd_reader_main(void *arg)
 	/* Failed opens since the last good open: their lines are
 	 * rate-limited, so the outage's end gets a line of its own. */
 	unsigned int failures = s->start_open_r < 0 ? 1 : 0;   /* a named source's, at start */
-	char said[RNG_SOURCE_WHY_MAX] = "";   /* the reason of the last such line */
 	uint64_t failing_since_ms = rngd_now_ms();
 
 	for (;;) {
@@ -223,10 +221,9 @@ void *rngd_reader_main(void *arg)
 			int r;
 			bool stop;
 
-			/* Not the last failure's reason in the "opened again"
-			 * line: most opens say nothing when they succeed. */
-			if (failures > 0)
-				s->src.why[0] = '\0';
+			/* Not an old reason in the "opened again" line or the
+			 * credit warning: most opens say nothing when they succeed. */
+			s->src.why[0] = '\0';
 			r = rngd_slot_open(l, s);
 
 			(void)pthread_mutex_lock(&s->lock);
@@ -252,12 +249,10 @@ void *rngd_reader_main(void *arg)
 			if (r < 0) {
 				if (failures++ == 0)
 					failing_since_ms = rngd_now_ms();
-				if (rngd_policy_open_failure_said(failures) || strcmp(said, s->src.why) != 0) {
+				if (rngd_policy_open_failure_said(failures))
 					rngd_log(l->log, LOG_WARNING, s->src.name, "cannot open: %s; retrying in %.1f s "
-						 "(%u in a row; said next at %u, or for another reason)", s->src.why,
-						 backoff / 1000.0, failures, rngd_policy_open_failure_next_said(failures));
-					snprintf(said, sizeof(said), "%s", s->src.why);
-				}
+						 "(%u in a row; said next at %u)", s->src.why, backoff / 1000.0, failures,
+						 rngd_policy_open_failure_next_said(failures));
 				reader_pause(s, backoff);
 				backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 				continue;

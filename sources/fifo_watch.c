@@ -27,9 +27,10 @@ int fifo_watch_start(struct fifo_watch *w, const char *path, const struct stat *
 	w->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->inotify_fd < 0 || inotify_add_watch(w->inotify_fd, path, FIFO_WATCH_EVENTS) < 0)
 		err = -errno;
-	/* Replaced between the open and the watch, which is then on the new
-	 * FIFO: this one would wait for a writer that never comes. */
-	if (err == 0 && !names_fifo(path, st))
+	/* Removed or replaced between the open and the watch (which is then
+	 * on the new FIFO, or failed): this one would wait for a writer
+	 * that never comes. */
+	if (!names_fifo(path, st))
 		err = -ESTALE;
 	if (err < 0)
 		fifo_watch_stop(w);

@@ -11,7 +11,8 @@
  * new FIFO the source would never open, and the producer would block for
  * ever. The watch is on the FIFO's inode (inotify: its link count, a
  * rename), not on its folder, so that nothing but this FIFO's own fate
- * wakes the reader: waiting stays free.
+ * wakes the reader: waiting stays free. It is kept only until a writer's
+ * first bytes: a stream that came is read to its end, as it always was.
  */
 struct fifo_watch {
 	int inotify_fd;   /* readable on a change: the source's reopen_fd() */

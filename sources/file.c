@@ -145,6 +145,7 @@ static int file_open(struct rng_source *src)
 
 	if (!p->path[0])
 		return rng_source_why(src, -EINVAL, "no file given (-r PATH or -O file:path:PATH)");
+	fifo_watch_stop(&p->watch);   /* a failed open's, not closed */
 	fd = open(p->path, flags);
 	err = fd < 0 ? errno : 0;
 	rng_close_fd(&p->held_fd);
@@ -242,13 +243,19 @@ static ssize_t file_read(struct rng_source *src, void *buf, size_t len)
 	struct file_priv *p = src->priv;
 
 	if (fifo_watch_fd(&p->watch) >= 0) {
-		/* 0 ends this open; the path is opened afresh. */
-		if (fifo_watch_path_left(&p->watch, p->path, &p->st))
+		/* A writer came: its stream is read to its end, wherever the
+		 * path points by now (ending the open would cut it off). */
+		if (fifo_ready(p->fd)) {
+			fifo_watch_stop(&p->watch);
+		} else if (fifo_watch_path_left(&p->watch, p->path, &p->st)) {
+			/* 0 ends this open; the path is opened afresh. */
 			return rng_source_why(src, 0, "%s was removed or replaced", p->path);
-		/* Woken by the watch alone (a chmod): read() would block
-		 * where a stop or SIGHUP cannot reach it. */
-		if (!fifo_ready(p->fd))
+		} else {
+			/* Woken by the watch alone (a chmod, a touch): read()
+			 * would block where a stop or SIGHUP cannot reach it,
+			 * and no writer is lost by opening the FIFO again. */
 			return 0;
+		}
 	}
 	for (;;) {
 		ssize_t n = read(p->fd, buf, len);
@@ -335,6 +342,7 @@ static void file_release(struct rng_source *src)
 {
 	struct file_priv *p = src->priv;
 
+	fifo_watch_stop(&p->watch);
 	rng_close_fd(&p->held_fd);
 	file_offset_close(&p->record);
 }

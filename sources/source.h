@@ -88,7 +88,8 @@ struct rng_source_ops {
 	 * fd that becomes readable when the open should end and the source
 	 * be opened afresh (a FIFO removed or replaced at its path while it
 	 * waits for a writer), polled beside wait_fd(); read() is then called
-	 * and returns 0 at once. NULL or -1: none.
+	 * and returns 0 at once, unless wait_fd() has data by then. NULL or
+	 * -1: none.
 	 */
 	int (*reopen_fd)(const struct rng_source *src);
 	/*

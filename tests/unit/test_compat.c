@@ -500,7 +500,8 @@ static void defaults_file(void **state)
 			      "if [ -c /dev/hwrng ]; then\n HRNGDEVICE=/dev/hwrng\nelse\n HRNGDEVICE=/dev/urandom\nfi\n",
 			      ": <<EOF\nHRNGDEVICE=/dev/x\nEOF\n", "FOO=$HOME; HRNGDEVICE=/dev/y\n",
 			      "HRNGDEVICE=/dev/a\nunset HRNGDEVICE\n", ": ${HRNGDEVICE:=/dev/pd}\n",
-			      "export -n HRNGDEVICE\n", "export HRNGDEVICE\\x=/dev/x\n" };
+			      "export -n HRNGDEVICE\n", "export HRNGDEVICE\\x=/dev/x\n",
+			      "export FOO\\\nHRNGDEVICE=/dev/x\n" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		path = write_file(bad[i]);

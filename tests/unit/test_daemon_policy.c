@@ -234,8 +234,8 @@ static void test_mix_failed_only_when_asked_and_allowed(void **state)
 }
 
 /* A source that cannot be opened: the first failures each get a line,
- * then the 8th, 16th, 32nd..., so a source gone for good is said about
- * fifteen times a day at the 30 s back-off, not 2880; and each line's
+ * then the 8th, 16th, 32nd..., so a source gone for good is said 14
+ * times in its first day at the 30 s back-off, not 2880; and each line's
  * "said next at" names the next one said. */
 static void test_open_failures_said_less_and_less_often(void **state)
 {
