@@ -418,6 +418,22 @@ static void defaults_file_done(struct rngd_argv *words, char **select, struct rn
 	free(path);
 }
 
+/* @text, a defaults file, reads as -r /dev/hwrng -s 64, with no note. */
+static void expect_hwrng_step_64(const char *text)
+{
+	struct rngd_argv words = { 0 };
+	struct rngd_options o;
+	char *select = NULL, err[RNGD_ERR_MAX], *path = write_file(text);
+
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
+	assert_int_equal(words.n, 4);
+	assert_string_equal(words.v[1], "/dev/hwrng");
+	assert_string_equal(words.v[3], "64");
+	assert_int_equal(o.n_notes, 0);
+	defaults_file_done(&words, &select, &o, path);
+}
+
 static void defaults_file(void **state)
 {
 	struct rngd_argv words = { 0 };
@@ -470,26 +486,13 @@ static void defaults_file(void **state)
 
 	/* A file edited on Windows, a name too long to be one of the three:
 	 * read as sh reads it, but for the CRs of the line ends. */
-	path = write_file("HRNGDEVICE=/dev/hwrng\r\nRNGDOPTIONS=\"-s 64\"\r\n"
-			  "A123456789012345678901234567890123456789012345678901234567890123456789=1\r\n");
-	rngd_options_init(&o);
-	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
-	assert_int_equal(words.n, 4);
-	assert_string_equal(words.v[1], "/dev/hwrng");
-	assert_string_equal(words.v[3], "64");
-	defaults_file_done(&words, &select, &o, path);
+	expect_hwrng_step_64("HRNGDEVICE=/dev/hwrng\r\nRNGDOPTIONS=\"-s 64\"\r\n"
+			     "A123456789012345678901234567890123456789012345678901234567890123456789=1\r\n");
 
 	/* `export NAME` and `readonly NAME` leave the value as sh does;
 	 * `export -n`, which rngd does not read, names one of the three. */
-	path = write_file("HRNGDEVICE=/dev/hwrng\nexport HRNGDEVICE\nreadonly HRNGDEVICE RNGDOPTIONS=\"-s 64\"\n"
-			  "export \\\n  HRNGSELECT HRNGDEVICE # comment\nreadonly RNGDOPTIONS;export HRNGSELECT\n");
-	rngd_options_init(&o);
-	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), 0);
-	assert_int_equal(words.n, 4);
-	assert_string_equal(words.v[1], "/dev/hwrng");
-	assert_string_equal(words.v[3], "64");
-	assert_int_equal(o.n_notes, 0);
-	defaults_file_done(&words, &select, &o, path);
+	expect_hwrng_step_64("HRNGDEVICE=/dev/hwrng\nexport HRNGDEVICE\nreadonly HRNGDEVICE RNGDOPTIONS=\"-s 64\"\n"
+			     "export \\\n  HRNGSELECT HRNGDEVICE # comment\nreadonly RNGDOPTIONS;export HRNGSELECT\n");
 
 	/* Refused: what needs the shell, and what sh may set otherwise than
 	 * rngd would (an assignment after a line rngd does not run, a line
@@ -515,45 +518,41 @@ static void defaults_file(void **state)
 	rngd_options_free(&o);
 }
 
+/* --defaults-file @path gives @want, its error saying @says (NULL: none),
+ * and no words. */
+static void expect_defaults_kind(const char *path, int want, const char *says)
+{
+	struct rngd_argv words = { 0 };
+	struct rngd_options o;
+	char *select = NULL, err[RNGD_ERR_MAX] = "";
+
+	rngd_options_init(&o);
+	assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), want);
+	if (says && !strstr(err, says))
+		fail_msg("--defaults-file %s: said '%s'", path, err);
+	assert_int_equal(words.n, 0);
+	rngd_argv_free(&words);
+	free(select);
+	rngd_options_free(&o);
+}
+
 /* What is not a regular file is refused before it is opened, as -c's
  * config file is: a FIFO nobody writes held the start for ever. */
 static void defaults_file_of_another_kind(void **state)
 {
-	static const struct {
-		const char *path;
-		int want;
-		const char *says;
-	} kinds[] = {
-		{ NULL, -EINVAL, "is a FIFO, not a defaults file" },
-		{ "/tmp", -EISDIR, "--defaults-file /tmp: is a directory, not a defaults file" },
-		{ "/dev/zero", -EINVAL, "--defaults-file /dev/zero: is a character device, not a defaults file" },
-		{ "/proc/version", -EINVAL, "--defaults-file /proc/version: is a kernel file (procfs), not a defaults file" },
-		{ "/dev/null", 0, NULL },
-	};
-	char fifo[] = "/tmp/test_compat_fifo.XXXXXX", err[RNGD_ERR_MAX];
-	struct rngd_argv words = { 0 };
-	struct rngd_options o;
-	char *select = NULL;
+	char fifo[] = "/tmp/test_compat_fifo.XXXXXX";
 
 	(void)state;
 	assert_non_null(mkdtemp(fifo));
 	assert_int_equal(rmdir(fifo), 0);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	alarm(10);   /* an open that blocks fails the test instead of hanging it */
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		const char *path = kinds[i].path ? kinds[i].path : fifo;
-
-		rngd_options_init(&o);
-		err[0] = '\0';
-		assert_int_equal(rngd_compat_defaults_file(path, &words, &select, &o, err), kinds[i].want);
-		if (kinds[i].says && !strstr(err, kinds[i].says))
-			fail_msg("--defaults-file %s: said '%s'", path, err);
-		assert_int_equal(words.n, 0);
-		rngd_argv_free(&words);
-		free(select);
-		select = NULL;
-		rngd_options_free(&o);
-	}
+	expect_defaults_kind(fifo, -EINVAL, "is a FIFO, not a defaults file");
+	expect_defaults_kind("/tmp", -EISDIR, "--defaults-file /tmp: is a directory, not a defaults file");
+	expect_defaults_kind("/dev/zero", -EINVAL, "--defaults-file /dev/zero: is a character device, not a defaults file");
+	expect_defaults_kind("/proc/version", -EINVAL,
+			     "--defaults-file /proc/version: is a kernel file (procfs), not a defaults file");
+	expect_defaults_kind("/dev/null", 0, NULL);
 	alarm(0);
 	unlink(fifo);
 }

@@ -121,6 +121,21 @@ static void test_kernel_generator_fact_follows_each_open(void **state)
 	fixture_source_free(src);
 }
 
+/* @path: a new file @name of @len bytes in the fixture's folder. */
+static void make_file(char path[128], const struct fixture *fx, const char *name, size_t len)
+{
+	uint8_t bytes[256];
+	int fd;
+
+	assert_true(len <= sizeof(bytes));
+	memset(bytes, 0x5a, len);
+	snprintf(path, 128, "%s/%s", fx->dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+}
+
 /* Removed once read to its end: exhausted, not a missing file retried
  * every 30 s for ever; removed before its end: missing (a file may come). */
 static void test_removed_after_its_end_is_exhausted(void **state)
@@ -129,14 +144,8 @@ static void test_removed_after_its_end_is_exhausted(void **state)
 	struct rng_source *src = new_source(fx->data, NULL);
 	uint8_t buf[1000];
 	char copy[128];
-	int fd;
 
-	memset(buf, 0x5a, sizeof(buf));
-	snprintf(copy, sizeof(copy), "%s/copy", fx->dir);
-	fd = open(copy, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, 100), 100);
-	assert_int_equal(close(fd), 0);
+	make_file(copy, fx, "copy", 100);
 
 	assert_int_equal(src->ops->open(src), 0);
 	assert_int_equal(src->ops->read(src, buf, 600), 600);
@@ -160,17 +169,19 @@ static void test_removed_after_its_end_is_exhausted(void **state)
  * not as read to its end. */
 static void test_truncated_while_read_says_so(void **state)
 {
-	struct fixture *fx = *state;
-	struct rng_source *src = new_source(fx->data, NULL);
-	uint8_t buf[600];
+	char cut[128];
+	struct rng_source *src;
+	uint8_t buf[64];
 
+	make_file(cut, *state, "cut", 64);
+	src = new_source(cut, NULL);
 	assert_int_equal(src->ops->open(src), 0);
-	assert_int_equal(src->ops->read(src, buf, 600), 600);
-	assert_int_equal(truncate(fx->data, 20), 0);
+	assert_int_equal(src->ops->read(src, buf, 40), 40);
+	assert_int_equal(truncate(cut, 20), 0);
 	assert_int_equal(src->ops->read(src, buf, sizeof(buf)), 0);
 	src->ops->close(src);
 	assert_int_equal(src->ops->open(src), -ENODATA);
-	assert_non_null(strstr(src->why, "shrank to 20 bytes, below the 600 already read"));
+	assert_non_null(strstr(src->why, "shrank to 20 bytes, below the 40 already read"));
 	fixture_source_free(src);
 }
 
