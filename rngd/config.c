@@ -56,9 +56,9 @@ static int open_config(const char *path, bool must_exist, int *fd, char err[RNGD
 		snprintf(err, RNGD_ERR_MAX, "the config file name is empty (-c needs a path)");
 		return -EINVAL;
 	}
-	if (!must_exist && stat(path, &st) < 0 && errno == ENOENT)
-		return 1;
 	*fd = file_kind_open_settings(path, "config file", &st, err, RNGD_ERR_MAX);
+	if (*fd == -ENOENT && !must_exist)
+		return 1;
 	if (*fd < 0)
 		return *fd;
 	if (file_kind_is_dev_null(&st)) {

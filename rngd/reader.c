@@ -112,7 +112,7 @@ static ssize_t reader_call(struct rngd_slot *s, void *buf, size_t len)
 
 	if (fd >= 0) {
 		/* The source's call to open afresh, if it has one (poll()
-		 * passes over a -1): read() then returns 0 at once. */
+		 * passes over a -1): read() then ends the open, returning 0. */
 		struct pollfd pfd[4] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = s->loop->stop_fd, .events = POLLIN },
