@@ -1,11 +1,13 @@
 # sources/: the source interface, the registry and the sources, built into
-# one library that rngd (and tests) link. Every source is in it where its
-# architecture and configure options allow, else only in the tarball
-# (automake distributes the _SOURCES of every condition); the CPU sources'
-# unit tests build them everywhere with fake instructions
-# (tests/unit/sources.mk). The optional stacks
-# (libtspi, tss2, p11-kit) are dlopen()ed by their source (sources/dl.h):
-# only their headers are needed here.
+# one library that rngd (and tests) link. A condition here only where a
+# build needs a library's headers: the sources that need none (the CPU
+# instruction sources of every architecture, each with its instruction
+# behind its own #if, and sysstat) are compiled everywhere, so a plain make
+# on x86 finds a break in the arm64 or POWER source. What rngd offers is
+# sources/registry.c's to say (configure's RNGD_CPU_* and RNGD_SYSSTAT):
+# a source it does not name is never linked from the archive. The
+# optional stacks (libtspi, tss2, p11-kit) are dlopen()ed by their source
+# (sources/dl.h): only their headers are needed here.
 EXTRA_DIST += sources/source.h
 noinst_LIBRARIES += sources/libsources.a
 sources_libsources_a_SOURCES = \
@@ -26,12 +28,13 @@ sources_libsources_a_SOURCES += sources/read_full.h
 
 sources_libsources_a_SOURCES += \
 	sources/sysstat_parse.h sources/sysstat_parse.c
-if RNGD_CPU_X86
 sources_libsources_a_SOURCES += \
 	sources/cpuid.h sources/cpuid.c \
 	sources/rdrand.h sources/rdrand.c \
-	sources/padlock.h sources/padlock.c
-endif
+	sources/padlock.h sources/padlock.c \
+	sources/rndr.h sources/rndr.c \
+	sources/darn.h sources/darn.c \
+	sources/sysstat.h sources/sysstat.c
 # The dlopen()ed stacks' headers; a stack configure left out has them
 # empty (and its source is not built).
 sources_libsources_a_CPPFLAGS = $(AM_CPPFLAGS) $(TSS2_CFLAGS) $(P11KIT_CFLAGS)
@@ -44,18 +47,6 @@ endif
 
 if HAVE_TSS2_ESYS
 sources_libsources_a_SOURCES += sources/tpm2.c
-endif
-
-if RNGD_SYSSTAT
-sources_libsources_a_SOURCES += sources/sysstat.h sources/sysstat.c
-endif
-
-if RNGD_CPU_ARM64
-sources_libsources_a_SOURCES += sources/rndr.h sources/rndr.c
-endif
-
-if RNGD_CPU_POWER
-sources_libsources_a_SOURCES += sources/darn.h sources/darn.c
 endif
 
 if HAVE_P11KIT

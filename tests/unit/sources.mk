@@ -37,7 +37,8 @@ EXTRA_DIST += $(SOURCE_RDRAND_TEST_FILES) $(SOURCE_PADLOCK_TEST_FILES) \
 if HAVE_CMOCKA
 SOURCE_UNIT_TESTS = tests/unit/test_source_rdrand tests/unit/test_source_padlock \
 	tests/unit/test_source_sysstat_parse tests/unit/test_sha512 tests/unit/test_source_dl \
-	tests/unit/test_source_common tests/unit/test_source_rndr tests/unit/test_source_darn
+	tests/unit/test_source_common tests/unit/test_source_rndr tests/unit/test_source_darn \
+	tests/unit/test_source_sysstat
 
 tests_unit_test_sha512_SOURCES = $(SHA512_TEST_FILES)
 tests_unit_test_source_dl_SOURCES = $(SOURCE_DL_TEST_FILES)
@@ -49,28 +50,25 @@ tests_unit_test_source_padlock_SOURCES = $(SOURCE_PADLOCK_TEST_FILES)
 tests_unit_test_source_sysstat_parse_SOURCES = $(SOURCE_SYSSTAT_PARSE_TEST_FILES)
 tests_unit_test_source_rndr_SOURCES = $(SOURCE_RNDR_TEST_FILES)
 tests_unit_test_source_darn_SOURCES = $(SOURCE_DARN_TEST_FILES)
-
-if RNGD_SYSSTAT
-SOURCE_UNIT_TESTS += tests/unit/test_source_sysstat
 tests_unit_test_source_sysstat_SOURCES = $(SOURCE_SYSSTAT_TEST_FILES)
 tests_unit_test_source_sysstat_LDADD = $(CMOCKA_LIBS) -lm
-endif
+
 if HAVE_LIBTSPI
 SOURCE_UNIT_TESTS += tests/unit/test_source_tpm_tss
 tests_unit_test_source_tpm_tss_SOURCES = $(SOURCE_TPM_TSS_TEST_FILES)
 tests_unit_test_source_tpm_tss_LDADD = $(CMOCKA_LIBS) $(TSPI_LIBS)
 endif
+# The sources of the dlopen()ed stacks are built with the library's flags:
+# their headers only, as each test fakes its library.
 if HAVE_TSS2_ESYS
 SOURCE_UNIT_TESTS += tests/unit/test_source_tpm2
 tests_unit_test_source_tpm2_SOURCES = $(SOURCE_TPM2_TEST_FILES)
-# Its headers only: the source dlopen()s tss2, the test fakes it.
-tests_unit_test_source_tpm2_CPPFLAGS = $(AM_CPPFLAGS) $(TSS2_CFLAGS)
+tests_unit_test_source_tpm2_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 endif
 if HAVE_P11KIT
 SOURCE_UNIT_TESTS += tests/unit/test_source_pkcs11
 tests_unit_test_source_pkcs11_SOURCES = $(SOURCE_PKCS11_TEST_FILES)
-# Its headers only: the source dlopen()s p11-kit, the test fakes it.
-tests_unit_test_source_pkcs11_CPPFLAGS = $(AM_CPPFLAGS) $(P11KIT_CFLAGS)
+tests_unit_test_source_pkcs11_CPPFLAGS = $(sources_libsources_a_CPPFLAGS)
 endif
 
 check_PROGRAMS += $(SOURCE_UNIT_TESTS)

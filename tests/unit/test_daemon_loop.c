@@ -889,6 +889,19 @@ static void test_queue_wiped(void **state)
 /* The snapshot copies each field from its own place: a reader open after
  * errors must not look closed, nor its read errors show 0 or the reopens
  * counter beside them. */
+/* The names are what users see in the stats lines, STATUS= and the
+ * rngd_source_state label: one each, as rngd.8 spells them. */
+static void test_slot_state_names(void **state)
+{
+	static const char *const want[] = { "active", "quarantined", "exhausted", "down", "waiting", "disabled" };
+
+	(void)state;
+	for (int st = RNGD_SLOT_ACTIVE; st <= RNGD_SLOT_DISABLED; st++)
+		assert_string_equal(rngd_slot_state_name((enum rngd_slot_state)st), want[st]);
+	assert_int_equal(RNGD_SLOT_DISABLED + 1, sizeof(want) / sizeof(want[0]));
+	assert_string_equal(rngd_slot_state_name((enum rngd_slot_state)(RNGD_SLOT_DISABLED + 1)), "?");
+}
+
 static void test_reader_snapshot_fields(void **state)
 {
 	struct fake_source src = { 0 };
@@ -1223,6 +1236,7 @@ RNGD_TEST_MAIN(
 	RNGD_FIXTURE_TEST(test_paced_source_costs_no_wake_up_per_read),
 	RNGD_FIXTURE_TEST(test_returned_read_leaves_no_timer),
 	RNGD_FIXTURE_TEST(test_queue_wiped),
+	cmocka_unit_test(test_slot_state_names),
 	cmocka_unit_test(test_reader_snapshot_fields),
 	cmocka_unit_test(test_credited_first_while_filling),
 	cmocka_unit_test(test_set_config_keeps_test_mode),
