@@ -255,6 +255,7 @@ int rngd_loop_run(struct rngd_loop *l)
 		}
 		now = rngd_now_ms();
 		next = rngd_loop_jobs_run(l, &l->jobs, now);
+		rngd_loop_say_late_opens(l);
 		rngd_flow_resume_due_retests(l, now);
 
 		demand = l->sink->ops->demand(l->sink, now, &ask_at);

@@ -74,6 +74,7 @@ struct rngd_loop {
 	bool ready;
 	bool status_filling;           /* STATUS= last saw the host pool filling */
 	bool none_left_logged;
+	bool late_opens;               /* a slot's late_open waits to be said: atomic */
 	struct rngd_ratelimit loop_rl;
 	/* The file or FIFO the sink writes (rngd/file_clash.c). */
 	bool sink_file;

@@ -219,7 +219,7 @@ void *rngd_reader_main(void *arg)
 			continue;   /* SIGHUP on an exhausted source: still exhausted */
 		if (!is_open) {
 			int r;
-			bool stop;
+			bool stop, first = false;
 
 			/* Not an old reason in the "opened again" line or the
 			 * credit warning: most opens say nothing when they succeed. */
@@ -232,8 +232,13 @@ void *rngd_reader_main(void *arg)
 				/* Open now, whatever comes next: rngd_loop_destroy()
 				 * closes it once this thread has ended. */
 				s->is_open = true;
-				s->reopens++;
+				first = s->reopens++ == 0;
 				read_since_open = false;
+				if (first)
+					rngd_slot_note_late_open(s, "opened%s%s after %u failed open%s in %.1f s",
+								 s->src.why[0] ? " " : "", s->src.why, failures,
+								 failures == 1 ? "" : "s",
+								 (double)(rngd_now_ms() - failing_since_ms) / 1000.0);
 			}
 			(void)pthread_mutex_unlock(&s->lock);
 			if (stop)
@@ -257,12 +262,11 @@ void *rngd_reader_main(void *arg)
 				backoff = rng_backoff_double(backoff, RNGD_REOPEN_MAX_MS);
 				continue;
 			}
-			if (failures > 0) {
+			if (failures > 0 && !first)
 				rngd_log(l->log, LOG_INFO, s->src.name, "opened again%s%s after %u failure%s in %.1f s",
 					 s->src.why[0] ? " " : "", s->src.why, failures, failures == 1 ? "" : "s",
 					 (double)(rngd_now_ms() - failing_since_ms) / 1000.0);
-				failures = 0;
-			}
+			failures = 0;
 			rngd_slot_warn_circular(l, s);
 			reader_note_credit(s, &may_credit);
 			wake_main(l);

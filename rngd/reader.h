@@ -19,6 +19,14 @@ int rngd_readers_start(struct rngd_loop *l);
  * start's opener once it becomes a slot's reader (rngd/start_open.c). */
 void *rngd_reader_main(void *arg);
 
+/* Under @s's lock, by the thread that opened @s for the first time after
+ * the start (its reader, or the start's opener): what "opened" line to
+ * say, which the main thread's rngd_loop_say_late_opens() then logs with
+ * the credit and priority, as the start's lines have them. */
+__attribute__((format(printf, 2, 3)))
+void rngd_slot_note_late_open(struct rngd_slot *s, const char *fmt, ...);
+void rngd_loop_say_late_opens(struct rngd_loop *l);
+
 /* Tell every reader to stop and join each for a grace time; one still
  * inside a blocking source call is detached and marked abandoned. */
 void rngd_readers_stop(struct rngd_loop *l);

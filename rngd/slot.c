@@ -6,8 +6,11 @@
  */
 #include <config.h>
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "rngd/loop_state.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
 
@@ -71,4 +74,14 @@ void rngd_slot_set_device_events(struct rngd_slot *s, bool on)
 	(void)pthread_mutex_lock(&s->lock);
 	s->device_events = on;
 	(void)pthread_mutex_unlock(&s->lock);
+}
+
+void rngd_slot_note_late_open(struct rngd_slot *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(s->late_open, sizeof(s->late_open), fmt, ap);
+	va_end(ap);
+	__atomic_store_n(&s->loop->late_opens, true, __ATOMIC_RELEASE);
 }

@@ -72,6 +72,10 @@ struct rngd_slot {
 	bool paused;                   /* quarantined: read nothing until the re-test */
 	bool flushed;                  /* the queue was dropped: so is a partial block */
 	bool drain;                    /* a re-test is due: drop what a FIFO holds */
+	/* The first open of a source missing at start, as its reader or
+	 * the start's opener saw it: said with its credit by the main
+	 * thread, which owns the settings (rngd_loop_say_late_opens()). */
+	char late_open[RNG_SOURCE_WHY_MAX + 64];
 	uint64_t bytes_read, reopens, read_errors;
 	/* CLOCK_MONOTONIC ms the reader has been inside one source call since
 	 * (its wait on the fd and the read), 0 when it is not: atomic, read by

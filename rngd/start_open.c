@@ -11,7 +11,10 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,6 +105,8 @@ static void *reader_take_over(struct rngd_slot *s)
 	if (!stop && verdict == START_OPEN) {
 		s->is_open = true;
 		s->reopens++;
+		rngd_slot_note_late_open(s, "opened%s%s (the open begun at start)", s->src.why[0] ? " " : "",
+					 s->src.why);
 	}
 	/* What the start would have left out is read no more: it idles as
 	 * an exhausted source would (the main thread owns the settings). */
@@ -119,8 +124,6 @@ static void *reader_take_over(struct rngd_slot *s)
 			 s->src.why);
 		break;
 	case START_OPEN:
-		rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s (the open begun at start)",
-			 s->src.why[0] ? " " : "", s->src.why);
 		rngd_slot_warn_circular(l, s);
 		break;
 	}
@@ -193,6 +196,24 @@ static bool start_open_done(struct rngd_slot *s, unsigned int wait_ms)
 	return done;
 }
 
+/*
+ * "opened ...", with the credit and priority it is read at: by the main
+ * thread, which owns the settings, whoever opened the source.
+ */
+__attribute__((format(printf, 3, 4)))
+static void say_opened(struct rngd_loop *l, struct rngd_slot *s, const char *fmt, ...)
+{
+	char what[RNG_SOURCE_WHY_MAX + 64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	rngd_log(l->log, LOG_INFO, s->src.name, "%s, %.3f entropy bits per bit credited, priority %d", what,
+		 credit_entropy_per_bit(&s->src, s->settings.credit_explicit, rngd_slot_circular(l, s)),
+		 s->src.priority);
+}
+
 /* After @s's probe and open at start: true if it counts as usable (open,
  * or a named source its reader will retry). */
 static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
@@ -212,12 +233,28 @@ static bool open_at_start(struct rngd_loop *l, struct rngd_slot *s)
 	}
 	s->is_open = true;
 	s->reopens = 1;
-	rngd_log(l->log, LOG_INFO, s->src.name, "opened%s%s, %.3f entropy bits per bit credited, priority %d",
-		 s->src.why[0] ? " " : "", s->src.why,
-		 credit_entropy_per_bit(&s->src, s->settings.credit_explicit, rngd_slot_circular(l, s)),
-		 s->src.priority);
+	say_opened(l, s, "opened%s%s", s->src.why[0] ? " " : "", s->src.why);
 	rngd_slot_warn_circular(l, s);
 	return true;
+}
+
+void rngd_loop_say_late_opens(struct rngd_loop *l)
+{
+	if (!__atomic_exchange_n(&l->late_opens, false, __ATOMIC_ACQ_REL))
+		return;
+	for (size_t i = 0; i < l->n_slots; i++) {
+		struct rngd_slot *s = &l->slots[i];
+		char what[sizeof(s->late_open)];
+
+		if (!s->started)
+			continue;
+		(void)pthread_mutex_lock(&s->lock);
+		memcpy(what, s->late_open, sizeof(what));
+		s->late_open[0] = '\0';
+		(void)pthread_mutex_unlock(&s->lock);
+		if (what[0])
+			say_opened(l, s, "%s", what);
+	}
 }
 
 size_t rngd_loop_open_sources(struct rngd_loop *l)

@@ -67,3 +67,18 @@ expect_clean_exit "FIFO with EOF faults"
 [ "$(wc -l < "$T/faults")" -eq 12 ] || fail "the FIFO run injected $(wc -l < "$T/faults") faults, wanted 12"
 verdict=$("$CHECK" verify "$T/in" "$T/sink" --to-end) || fail "FIFO: the sink is not whole passing input blocks"
 echo "ok: FIFO: 12 faults ($(sort "$T/faults" | awk '{print $3}' | sort | uniq -c | xargs)), re-opened $(summary_field file reopens) times, sink $verdict"
+
+# 3. An open that takes longer than --open-wait: the start goes on without
+# it, and when it ends its line says what the source is credited, as the
+# start's "opened" lines do (it said nothing of credit).
+rm -f "$T/sink"
+export FAULT_PATH=$T/in FAULT_RATE=0 FAULT_OPEN_DELAY_US=2500000
+start_rngd -x all -r "$T/in" -O file:entropy_per_bit:0.5 -o "$T/sink" --open-wait=1 --state-dir="$T/state.slow"
+wait_log "file: still opening after 1.0 s" 10
+wait_log "file: opened $T/in.* \(the open begun at start\), 0.500 entropy bits per bit credited, priority -?[0-9]+" 20
+wait_log "exhausted"
+stop_rngd TERM
+unset FAULT_OPEN_DELAY_US
+expect_clean_exit "a slow open at start"
+cmp "$T/sink" "$T/expect" || fail "after a slow open the sink differs from the passing blocks"
+echo "ok: an open slower than --open-wait: the start went on, its late line names its credit"

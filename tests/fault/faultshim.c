@@ -12,6 +12,8 @@
  *   FAULT_SKIP     reads left alone before the first fault (default 0)
  *   FAULT_MAX      faults to inject in all; then the faults clear (default: no end)
  *   FAULT_DELAY_US sleep this long in every read of the path (slow source)
+ *   FAULT_OPEN_DELAY_US  sleep this long in every open of the path (an
+ *                  open that takes its time, as a TPM's behind a slow tcsd)
  *   FAULT_LOG      append one line per injected fault: "read N: KIND"
  *   FAULT_WRITES   1: the faults hit write() instead of read(); eof
  *                  means ENOSPC there
@@ -58,7 +60,7 @@ static struct {
 	unsigned int kinds[FAULT_KINDS_N];
 	unsigned int nkinds;
 	unsigned long skip, max, injected, reads;
-	unsigned long delay_us;
+	unsigned long delay_us, open_delay_us;
 	bool writes;
 	const char *log;
 	bool tracked[MAX_TRACKED_FD];
@@ -82,6 +84,7 @@ static void configure_locked(void)
 	shim.skip = env_ulong("FAULT_SKIP", 0);
 	shim.max = env_ulong("FAULT_MAX", (unsigned long)-1);
 	shim.delay_us = env_ulong("FAULT_DELAY_US", 0);
+	shim.open_delay_us = env_ulong("FAULT_OPEN_DELAY_US", 0);
 	shim.log = getenv("FAULT_LOG");
 	shim.writes = env_ulong("FAULT_WRITES", 0) != 0;
 	for (unsigned int k = 0; k < FAULT_KINDS_N; k++)
@@ -94,16 +97,25 @@ static uint64_t next_random_locked(void)
 	return test_splitmix64(&shim.rng);
 }
 
-/* Notes whether @fd, just opened on @path, is on FAULT_PATH; returns @fd. */
+static void sleep_us(unsigned long us);
+
+/* Notes whether @fd, just opened on @path, is on FAULT_PATH; returns @fd,
+ * FAULT_OPEN_DELAY_US later if it is. */
 static int track(const char *path, int fd)
 {
+	unsigned long delay = 0;
+
 	if (fd < 0 || fd >= MAX_TRACKED_FD || !path)
 		return fd;
 	pthread_mutex_lock(&shim.lock);
 	if (!shim.configured)
 		configure_locked();
 	shim.tracked[fd] = shim.path && strcmp(path, shim.path) == 0;
+	if (shim.tracked[fd])
+		delay = shim.open_delay_us;
 	pthread_mutex_unlock(&shim.lock);
+	if (delay)
+		sleep_us(delay);
 	return fd;
 }
 

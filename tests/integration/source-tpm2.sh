@@ -74,8 +74,8 @@ spawn swtpm-late swtpm socket --tpm2 --tpmstate dir="$T/late-tpm" \
 wait_port "$late"
 for _ in $(seq 300); do [ -s "$T/late.sink" ] && break; sleep 0.1; done
 [ -s "$T/late.sink" ] || fail "nothing read from the swtpm that came later: $(tail -3 "$T/late.err")"
-grep -qE "tpm2: opened again through 'swtpm:host=127.0.0.1,port=$late' after [0-9]+ failures? in [0-9.]+ s" "$T/late.err" ||
-	fail "no 'opened again' line naming the TCTI: $(grep opened "$T/late.err")"
+grep -qE "tpm2: opened through 'swtpm:host=127.0.0.1,port=$late' after [0-9]+ failed opens? in [0-9.]+ s, [0-9.]+ entropy bits per bit credited, priority -?[0-9]+" "$T/late.err" ||
+	fail "no first 'opened' line naming the TCTI and the credit: $(grep opened "$T/late.err")"
 kill -TERM "$(cat "$T/late.pid")"
 wait "$late_job"
 rc=$?
