@@ -260,7 +260,13 @@ static int translate_peer(struct translation *t, const struct peer_opt *table, c
 		const char *w = words[i];
 		int r;
 
-		if (strcmp(w, "--") == 0 || w[0] != '-' || w[1] == '\0') {
+		if (strcmp(w, "--") == 0) {
+			/* The peers' getopt stops here: what follows is no option. */
+			for (; i < n; i++)
+				if ((r = rngd_argv_push(t->out, words[i])) < 0)
+					return r;
+			break;
+		} else if (w[0] != '-' || w[1] == '\0') {
 			r = rngd_argv_push(t->out, w);
 		} else if (w[1] == '-') {
 			const char *eq = strchr(w, '=');

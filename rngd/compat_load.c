@@ -76,6 +76,40 @@ static const char *long_value(int argc, char *const argv[], int *i, const char *
 	return argv[++*i];
 }
 
+/*
+ * A "--" in RNGDOPTIONS: the peer's command line ends with them, so one
+ * last ends nothing and goes; words after it would be the peer's
+ * operands, which it has none of. (Left in, it would end the options of
+ * rngd's own command line that follows.)
+ */
+static int end_at_double_dash(struct rngd_argv *w, const char *path, char err[RNGD_ERR_MAX])
+{
+	for (size_t i = 0; i < w->n; i++) {
+		if (strcmp(w->v[i], "--") != 0)
+			continue;
+		if (i + 1 < w->n)
+			return rngd_fail(err, "%s: RNGDOPTIONS: unexpected argument '%.200s' after '--'", path,
+					 w->v[i + 1]);
+		free(w->v[i]);
+		w->v[i] = NULL;
+		w->n = i;
+		break;
+	}
+	return 0;
+}
+
+/* rngd's words in @w parsed on their own: 0, or their first error. */
+static int check_alone(const struct rngd_argv *w, char err[RNGD_ERR_MAX])
+{
+	struct rngd_options alone;
+	int r;
+
+	rngd_options_init(&alone);
+	r = rngd_options_parse_argv(&alone, (int)w->n, w->v, err);
+	rngd_options_free(&alone);
+	return r;
+}
+
 /* Step 1: personality, --defaults-file and the peer's words to rngd's. */
 static int translate(struct rngd_argv *out, struct rngd_options *notes, char **hwrng_select, int argc,
 		     char *const argv[], char err[RNGD_ERR_MAX])
@@ -123,9 +157,15 @@ static int translate(struct rngd_argv *out, struct rngd_options *notes, char **h
 		if (!chosen)
 			p = RNGD_PERSONALITY_DEBIAN;
 		r = rngd_compat_defaults_file(defaults_path, &defaults, hwrng_select, notes, err);
+		if (r == 0)
+			r = end_at_double_dash(&defaults, defaults_path, err);
 		if (r == 0) {
 			r = rngd_compat_translate_words(out, notes, RNGD_PERSONALITY_DEBIAN, defaults.v, defaults.n,
 							err);
+			/* Its words alone (all @out holds yet), so that a bad value
+			 * is told with the file it is in, not as the command line's. */
+			if (r == 0)
+				r = check_alone(out, err);
 			if (r < 0 && !strstr(err, defaults_path)) {
 				char why[RNGD_ERR_MAX];
 

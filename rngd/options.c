@@ -118,39 +118,42 @@ static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long m
 	return 0;
 }
 
+/* An option's name as an error shows it: 'key', -s or --name. */
+#define OPT_SHOWN_MAX 64
+
 /* @value as a whole number min..max into *field; else the error, @what
  * naming the unit the option needs. */
-static int set_uint(unsigned int *field, const char *name, const char *value, const char *what,
+static int set_uint(unsigned int *field, const char *shown, const char *value, const char *what,
 		    unsigned long min, unsigned long max, char err[RNGD_ERR_MAX])
 {
 	unsigned long n;
 
 	if (rng_parse_uint(value, min, max, &n) < 0)
-		return rngd_fail(err, "'%s' needs %s %lu..%lu, not '%s'", name, what, min, max, value);
+		return rngd_fail(err, "%s needs %s %lu..%lu, not '%s'", shown, what, min, max, value);
 	*field = (unsigned int)n;
 	return 0;
 }
 
 /* @value as seconds (a fraction allowed) into *field_ms within min_ms..max_ms;
  * else the error. */
-static int set_seconds_ms(unsigned int *field_ms, const char *name, const char *value, unsigned long min_ms,
+static int set_seconds_ms(unsigned int *field_ms, const char *shown, const char *value, unsigned long min_ms,
 			  unsigned long max_ms, char err[RNGD_ERR_MAX])
 {
 	if (parse_seconds_ms(value, min_ms, max_ms, field_ms) < 0)
-		return rngd_fail(err, "'%s' needs seconds %g..%g, not '%s'", name, (double)min_ms / 1000.0,
+		return rngd_fail(err, "%s needs seconds %g..%g, not '%s'", shown, (double)min_ms / 1000.0,
 				 (double)max_ms / 1000.0, value);
 	return 0;
 }
 
 /* A setting of the table's bounded numbers (rngd/options_table.h). */
-static int set_number(struct rngd_options *o, const struct opt_number *num, const char *name, const char *value,
+static int set_number(struct rngd_options *o, const struct opt_number *num, const char *shown, const char *value,
 		      char err[RNGD_ERR_MAX])
 {
 	unsigned int *field = (unsigned int *)((char *)o + num->field);
 
 	if (num->in_ms)
-		return set_seconds_ms(field, name, value, num->min, num->max, err);
-	return set_uint(field, name, value, num->needs, num->min, num->max, err);
+		return set_seconds_ms(field, shown, value, num->min, num->max, err);
+	return set_uint(field, shown, value, num->needs, num->min, num->max, err);
 }
 
 static int parse_bool(const char *v, bool *out)
@@ -184,15 +187,15 @@ static int set_string(char **field, const char *v)
 
 /* @value, which must not be empty, into *field; else the error, @what
  * naming what the option needs. */
-static int set_nonempty_string(char **field, const char *name, const char *value, const char *what,
+static int set_nonempty_string(char **field, const char *shown, const char *value, const char *what,
 			       char err[RNGD_ERR_MAX])
 {
 	int r;
 
 	if (!value[0])
-		return rngd_fail(err, "'%s' needs %s", name, what);
+		return rngd_fail(err, "%s needs %s", shown, what);
 	r = set_string(field, value);
-	return r < 0 ? rngd_fail(err, "'%s': %s", name, strerror(-r)) : 0;
+	return r < 0 ? rngd_fail(err, "%s: %s", shown, strerror(-r)) : 0;
 }
 
 static int add_source_arg(struct rngd_options *o, enum rngd_source_arg_kind kind, const char *v)
@@ -230,22 +233,25 @@ static bool source_name_well_formed(const char *v)
 	return true;
 }
 
-int rngd_options_set(struct rngd_options *o, const char *name, const char *value,
-		     bool from_config, char err[RNGD_ERR_MAX])
+/*
+ * @d's setting from @value. @shown is the setting as its errors name it:
+ * 'key' in the config file, the option as the command line spelt it
+ * (-s, --random-step).
+ */
+static int set_option(struct rngd_options *o, const struct opt_def *d, const char *shown, const char *value,
+		      bool from_config, char err[RNGD_ERR_MAX])
 {
-	const struct opt_def *d = rngd_opt_by_name(name);
-	const struct opt_number *num = d ? rngd_opt_number(d->id) : NULL;
+	const char *name = d->name;
+	const struct opt_number *num = rngd_opt_number(d->id);
 	unsigned long n;
 	bool flag = true;
 	int r = 0;
 
-	if (!d || !(d->where & (from_config ? WHERE_CONFIG : WHERE_CLI)))
-		return rngd_fail(err, from_config ? "unknown key '%s'" : "unknown option '--%s'", name);
 	if (!d->arg || d->id == OPT_TAKE_CREDIT) {
 		/* Flags: bare on the command line, yes/no in the config file. */
 		if (from_config) {
 			if (!value || parse_bool(value, &flag) < 0)
-				return rngd_fail(err, "'%s' needs yes or no, not '%s'", name, value ? value : "");
+				return rngd_fail(err, "%s needs yes or no, not '%s'", shown, value ? value : "");
 		} else if (value) {
 			return rngd_fail(err, "option '--%s' takes no value", name);
 		}
@@ -255,7 +261,7 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	if (!value)
 		value = "";   /* flags: never read below, but no path sees NULL */
 	if (num)
-		return set_number(o, num, name, value, err);
+		return set_number(o, num, shown, value, err);
 
 	switch (d->id) {
 	case 'f': o->foreground = flag; break;
@@ -271,35 +277,35 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 	case OPT_TAKE_CREDIT: o->take_credit = flag; break;
 	case 'c': r = set_string(&o->config_path, value); break;
 	case 'o':
-		return set_nonempty_string(&o->random_device, name, value, "a path or -", err);
+		return set_nonempty_string(&o->random_device, shown, value, "a path or -", err);
 	case 'p':
-		return set_nonempty_string(&o->pidfile, name, value, "a path", err);
+		return set_nonempty_string(&o->pidfile, shown, value, "a path", err);
 	case 'D':
 		if (!value[0] || value[0] == ':')
-			return rngd_fail(err, "'%s' needs USER or USER:GROUP, not '%s'", name, value);
+			return rngd_fail(err, "%s needs USER or USER:GROUP, not '%s'", shown, value);
 		r = set_string(&o->user, value);
 		break;
 	case OPT_STATS_FILE:
-		return set_nonempty_string(&o->stats_file, name, value, "a path", err);
+		return set_nonempty_string(&o->stats_file, shown, value, "a path", err);
 	case OPT_HWRNG_SYSFS:
 		if (value[0] != '/')
-			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+			return rngd_fail(err, "%s needs an absolute path, not '%s'", shown, value);
 		r = set_string(&o->hwrng_sysfs, value);
 		break;
 	case OPT_STATE_DIR:
 		if (value[0] != '/')
-			return rngd_fail(err, "'%s' needs an absolute path, not '%s'", name, value);
+			return rngd_fail(err, "%s needs an absolute path, not '%s'", shown, value);
 		r = set_string(&o->state_dir, value);
 		break;
 	case 'r':
 		if (!value[0])
-			return rngd_fail(err, "'%s' needs a path", name);
+			return rngd_fail(err, "%s needs a path", shown);
 		r = add_source_arg(o, RNGD_SRC_FILE, value);
 		break;
 	case 'x':
 	case 'n':
 		if (!source_name_well_formed(value))
-			return rngd_fail(err, "'%s' needs a source name, not '%s'", name, value);
+			return rngd_fail(err, "%s needs a source name, not '%s'", shown, value);
 		r = add_source_arg(o, (enum rngd_source_arg_kind)d->id, value);
 		break;
 	case 'O':
@@ -307,8 +313,8 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		 * did so would make the daemon print and exit 0. */
 		if (!strchr(value, ':') && source_name_well_formed(value)) {
 			if (from_config)
-				return rngd_fail(err, "'%s' needs SOURCE:KEY:VALUE, not '%s' (rngd -O %s lists its keys)",
-						 name, value, value);
+				return rngd_fail(err, "%s needs SOURCE:KEY:VALUE, not '%s' (rngd -O %s lists its keys)",
+						 shown, value, value);
 			r = set_string(&o->option_help, value);
 			break;
 		}
@@ -318,12 +324,12 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		break;
 	case 'W':
 		if (rng_parse_uint(value, 0, 4096, &n) < 0)
-			return rngd_fail(err, "'%s' needs a number of bits 0..4096, not '%s'", name, value);
+			return rngd_fail(err, "%s needs a number of bits 0..4096, not '%s'", shown, value);
 		o->watermark_bits = (int)n;
 		break;
 	case 'e':
 		if (rng_parse_uint(value, 1, 8, &n) < 0)
-			return rngd_fail(err, "'%s' needs bits per byte 1..8, not '%s'", name, value);
+			return rngd_fail(err, "%s needs bits per byte 1..8, not '%s'", shown, value);
 		o->entropy_ceiling = (double)n / 8.0;
 		break;
 	case 'i':
@@ -342,22 +348,22 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		else if (strcmp(value, "mix") == 0)
 			o->on_fail = RNGD_ON_FAIL_MIX;
 		else
-			return rngd_fail(err, "'%s' needs drop or mix, not '%s'", name, value);
+			return rngd_fail(err, "%s needs drop or mix, not '%s'", shown, value);
 		break;
 	case OPT_EGD_SOCKET:
 		if (value[0] != '/' || strlen(value) >= 108)
-			return rngd_fail(err, "'%s' needs an absolute path under 108 bytes, not '%s'", name, value);
+			return rngd_fail(err, "%s needs an absolute path under 108 bytes, not '%s'", shown, value);
 		r = set_string(&o->egd_socket, value);
 		break;
 	case OPT_EGD_SOCKET_GROUP:
-		return set_nonempty_string(&o->egd_socket_group, name, value, "a group name or number", err);
+		return set_nonempty_string(&o->egd_socket_group, shown, value, "a group name or number", err);
 	case OPT_EGD_SOCKET_MODE: {
 		char *end;
 
 		errno = 0;
 		n = strtoul(value, &end, 8);
 		if (!value[0] || value[0] == '-' || value[0] == '+' || value[0] == ' ' || *end || errno || n > 0777)
-			return rngd_fail(err, "'%s' needs octal permissions 0..0777, not '%s'", name, value);
+			return rngd_fail(err, "%s needs octal permissions 0..0777, not '%s'", shown, value);
 		o->egd_socket_mode = (unsigned int)n;
 		break;
 	}
@@ -365,8 +371,20 @@ int rngd_options_set(struct rngd_options *o, const char *name, const char *value
 		return rngd_fail(err, "unhandled option '%s'", name);
 	}
 	if (r < 0)
-		return rngd_fail(err, "'%s': %s", name, strerror(-r));
+		return rngd_fail(err, "%s: %s", shown, strerror(-r));
 	return 0;
+}
+
+int rngd_options_set(struct rngd_options *o, const char *name, const char *value,
+		     bool from_config, char err[RNGD_ERR_MAX])
+{
+	const struct opt_def *d = rngd_opt_by_name(name);
+	char shown[OPT_SHOWN_MAX];
+
+	if (!d || !(d->where & (from_config ? WHERE_CONFIG : WHERE_CLI)))
+		return rngd_fail(err, from_config ? "unknown key '%s'" : "unknown option '--%s'", name);
+	(void)snprintf(shown, sizeof(shown), from_config ? "'%s'" : "--%s", name);
+	return set_option(o, d, shown, value, from_config, err);
 }
 
 int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[],
@@ -383,6 +401,7 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 	for (;;) {
 		int c = argv_scan_next(&scan, cli, n);
 		const struct opt_def *d;
+		char shown[OPT_SHOWN_MAX];
 		int r;
 
 		if (c == ARGV_END)
@@ -402,7 +421,11 @@ int rngd_options_parse_argv(struct rngd_options *o, int argc, char *const argv[]
 			return rngd_fail(err, "option '-%c' needs a value (%s)", scan.letter, d->arg);
 		if (c == ARGV_NEEDS_VALUE)
 			return rngd_fail(err, "option '--%s' needs a value (%s)", d->name, d->arg);
-		r = rngd_options_set(o, d->name, scan.value, false, err);
+		if (scan.letter)
+			(void)snprintf(shown, sizeof(shown), "-%c", scan.letter);
+		else
+			(void)snprintf(shown, sizeof(shown), "--%s", d->name);
+		r = set_option(o, d, shown, scan.value, false, err);
 		if (r < 0)
 			return r;
 	}

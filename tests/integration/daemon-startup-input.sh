@@ -79,12 +79,12 @@ good() {
 while read -r opt lo hi range; do
 	below=$(( lo - 1 ))
 	[ "$lo" = 0 ] && below=-1
-	bad 2 "'$opt' needs|$range, not '$below'" --"$opt=$below"
-	bad 2 "'$opt' needs|$range, not '$((hi + 1))'" --"$opt=$((hi + 1))"
+	bad 2 "--$opt needs|$range, not '$below'" --"$opt=$below"
+	bad 2 "--$opt needs|$range, not '$((hi + 1))'" --"$opt=$((hi + 1))"
 	good --"$opt=$lo"
 	good --"$opt=$hi"
 	for junk in abc 1x 0x10 ' 1' +1 1.5 99999999999999999999999; do
-		bad 2 "'$opt' needs|not '$junk'" --"$opt=$junk"
+		bad 2 "--$opt needs|not '$junk'" --"$opt=$junk"
 	done
 done <<'TABLE'
 fill-watermark 0 4096 0..4096
@@ -99,41 +99,41 @@ egd-clients 1 4096 1..4096
 egd-prime 0 4096 0..4096
 TABLE
 # Seconds with a fraction.
-bad 2 "'ready-timeout' needs seconds 0..60, not '60.001'" --ready-timeout=60.001
-bad 2 "'ready-timeout' needs seconds 0..60, not '-0.001'" --ready-timeout=-0.001
-bad 2 "'ready-timeout' needs|not 'nan'" --ready-timeout=nan
-bad 2 "'ready-timeout' needs|not 'inf'" --ready-timeout=inf
+bad 2 "--ready-timeout needs seconds 0..60, not '60.001'" --ready-timeout=60.001
+bad 2 "--ready-timeout needs seconds 0..60, not '-0.001'" --ready-timeout=-0.001
+bad 2 "--ready-timeout needs|not 'nan'" --ready-timeout=nan
+bad 2 "--ready-timeout needs|not 'inf'" --ready-timeout=inf
 good --ready-timeout=0
 good --ready-timeout=60
-bad 2 "'open-wait' needs seconds 0..3600, not '3601'" --open-wait=3601
+bad 2 "--open-wait needs seconds 0..3600, not '3601'" --open-wait=3601
 good --open-wait=0
 for opt in retest-after retest-max; do
-	bad 2 "'$opt' needs seconds 0.001..86400, not '0.0009'" --$opt=0.0009
-	bad 2 "'$opt' needs seconds 0.001..86400, not '86400.001'" --$opt=86400.001
-	bad 2 "'$opt' needs|not '1e'" --$opt=1e
+	bad 2 "--$opt needs seconds 0.001..86400, not '0.0009'" --$opt=0.0009
+	bad 2 "--$opt needs seconds 0.001..86400, not '86400.001'" --$opt=86400.001
+	bad 2 "--$opt needs|not '1e'" --$opt=1e
 	good --$opt=0.001
 	good --$opt=86400
 done
 # Octal.
-bad 2 "'egd-socket-mode' needs octal permissions 0..0777, not '01000'" --egd-socket-mode=01000
-bad 2 "'egd-socket-mode' needs octal|not '8'" --egd-socket-mode=8
-bad 2 "'egd-socket-mode' needs octal|not '-1'" --egd-socket-mode=-1
+bad 2 "--egd-socket-mode needs octal permissions 0..0777, not '01000'" --egd-socket-mode=01000
+bad 2 "--egd-socket-mode needs octal|not '8'" --egd-socket-mode=8
+bad 2 "--egd-socket-mode needs octal|not '-1'" --egd-socket-mode=-1
 good --egd-socket-mode=0
 good --egd-socket-mode=0777
 # Short options take the same checks.
-bad 2 "'fill-watermark' needs|not '4097'" -W 4097
-bad 2 "'random-step' needs|not '0'" -s 0
-bad 2 "'on-fail' needs drop or mix, not 'Drop'" --on-fail=Drop
+bad 2 "-W needs|not '4097'" -W 4097
+bad 2 "-s needs|not '0'" -s 0
+bad 2 "--on-fail needs drop or mix, not 'Drop'" --on-fail=Drop
 bad 2 "-O (option) needs SOURCE:KEY:VALUE, not 'file:path'" -O file:path
 bad 2 "needs a number 0.0..1.0, not '1.01'" -O file:entropy_per_bit:1.01
 bad 2 "needs a number 0.0..1.0, not '-0.01'" -O file:entropy_per_bit:-0.01
 bad 2 "needs an integer -1000..1000, not '1001'" -O file:priority:1001
 bad 2 "needs an integer -1000..1000, not '-1001'" -O file:priority:-1001
-bad 2 "'hwrng-sysfs' needs an absolute path, not 'sys'" --hwrng-sysfs=sys
-bad 2 "'state-dir' needs an absolute path, not 'run'" --state-dir=run
-bad 2 "'egd-socket' needs an absolute path under 108 bytes" --egd-socket="/$(printf 'x%.0s' $(seq 120))"
+bad 2 "--hwrng-sysfs needs an absolute path, not 'sys'" --hwrng-sysfs=sys
+bad 2 "--state-dir needs an absolute path, not 'run'" --state-dir=run
+bad 2 "--egd-socket needs an absolute path under 108 bytes" --egd-socket="/$(printf 'x%.0s' $(seq 120))"
 # A control character in a value stays on the one line.
-bad 2 "'random-step' needs|not '1?2'" -s $'1\n2'
+bad 2 "-s needs|not '1?2'" -s $'1\n2'
 
 # ---- empty strings ---------------------------------------------------------
 for opt in rng-device random-device pid-file drop-privileges exclude include option fill-watermark \
@@ -142,7 +142,7 @@ for opt in rng-device random-device pid-file drop-privileges exclude include opt
 	egd-socket-group egd-rate egd-burst egd-clients egd-prime; do
 	case $opt in
 	option) bad 2 "-O (option) needs SOURCE:KEY:VALUE, not ''" --$opt= ;;
-	*) bad 2 "'$opt' needs" --$opt= ;;
+	*) bad 2 "--$opt needs" --$opt= ;;
 	esac
 done
 bad 2 "the config file name is empty" -c ''
@@ -231,7 +231,7 @@ bad 2 "-D nosuchuser: no user 'nosuchuser'" -D nosuchuser
 bad 2 "-D nobody:nosuchgroup: no group 'nosuchgroup'" -D nobody:nosuchgroup
 bad 2 "-D nosuchuser:nogroup: no user 'nosuchuser'" -D nosuchuser:nogroup
 bad 2 "-D nobody:: needs USER or USER:GROUP" -D nobody:
-bad 2 "'drop-privileges' needs USER or USER:GROUP, not ':root'" -D :root
+bad 2 "-D needs USER or USER:GROUP, not ':root'" -D :root
 
 [ "$FAILED" = 0 ] || fail "$FAILED of $ROWS rows failed"
 echo "ok: $ROWS start-up inputs: exact status, one line naming the cause, under 2 s, nothing credited"

@@ -557,6 +557,52 @@ static void defaults_file_of_another_kind(void **state)
 	unlink(fifo);
 }
 
+/*
+ * A bad word in RNGDOPTIONS is told with the file it is in, also when
+ * only rngd's own parser refuses its translation; a "--" there ends the
+ * peer's words, not rngd's command line after them.
+ */
+static void defaults_file_errors_name_the_file(void **state)
+{
+	static const struct {
+		const char *options;
+		int want;
+		const char *says;       /* after "PATH: RNGDOPTIONS: " */
+	} cases[] = {
+		{ "-s 0", -EINVAL, "--random-step needs a byte count 1..65536, not '0'" },
+		{ "-W 99999", -EINVAL, "--fill-watermark needs a number of bits 0..4096, not '99999'" },
+		{ "--bogus", -EINVAL, "unknown option '--bogus'" },
+		{ "-- -f", -EINVAL, "unexpected argument '-f' after '--'" },
+		{ "-s 64 --", 0, NULL },
+	};
+	char want[RNGD_ERR_MAX + 64];
+	struct run run;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[128], *path, opt[80];
+
+		snprintf(text, sizeof(text), "HRNGDEVICE=/dev/null\nRNGDOPTIONS=\"%s\"\n", cases[i].options);
+		path = write_file(text);
+		snprintf(opt, sizeof(opt), "--defaults-file=%s", path);
+		assert_int_equal(load(&run, "rngd", opt, "-f", NULL), cases[i].want);
+		if (cases[i].says) {
+			snprintf(want, sizeof(want), "%s: RNGDOPTIONS: %s", path, cases[i].says);
+			if (strcmp(run.err, want) != 0)
+				fail_msg("RNGDOPTIONS=\"%s\": said '%s', want '%s'", cases[i].options, run.err, want);
+		} else {
+			assert_true(run.o.foreground);   /* the -f after the file's "--" was read */
+		}
+		rngd_options_free(&run.o);
+		unlink(path);
+		free(path);
+	}
+	/* On a peer's own command line, "--" ends its options as getopt's does. */
+	assert_int_equal(load(&run, "rngd", "--compat=debian", "--", "-f", NULL), -EINVAL);
+	assert_string_equal(run.err, "unexpected argument '-f'");
+	rngd_options_free(&run.o);
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
@@ -566,5 +612,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(debian_seconds),
 	cmocka_unit_test(rng_tools5_personality),
 	cmocka_unit_test(defaults_file),
-	cmocka_unit_test(defaults_file_of_another_kind)
+	cmocka_unit_test(defaults_file_of_another_kind),
+	cmocka_unit_test(defaults_file_errors_name_the_file)
 )

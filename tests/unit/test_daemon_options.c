@@ -141,10 +141,10 @@ static void test_bad_values(void **state)
 	};
 	/* The whole message, for the settings that share one check. */
 	static const struct bad_case whole[] = {
-		{ "-o", "", "'random-device' needs a path or -" },
-		{ "-p", "", "'pid-file' needs a path" },
-		{ "--stats-file", "", "'stats-file' needs a path" },
-		{ "--egd-socket-group", "", "'egd-socket-group' needs a group name or number" },
+		{ "-o", "", "-o needs a path or -" },
+		{ "-p", "", "-p needs a path" },
+		{ "--stats-file", "", "--stats-file needs a path" },
+		{ "--egd-socket-group", "", "--egd-socket-group needs a group name or number" },
 	};
 	char err[RNGD_ERR_MAX];
 
@@ -155,6 +155,9 @@ static void test_bad_values(void **state)
 		assert_int_equal(parse(&o, err, cases[i].opt, cases[i].val, NULL), -EINVAL);
 		if (!strstr(err, cases[i].msg))
 			fail_msg("%s %s: got '%s', want '%s'", cases[i].opt, cases[i].val, err, cases[i].msg);
+		/* Named as typed, not as the config file's key. */
+		if (strncmp(err, cases[i].opt, strlen(cases[i].opt)) != 0 || err[strlen(cases[i].opt)] != ' ')
+			fail_msg("%s %s: '%s' does not name the option as typed", cases[i].opt, cases[i].val, err);
 		assert_null(strchr(err, '\n'));
 		rngd_options_free(&o);
 	}
