@@ -141,6 +141,7 @@ static ssize_t reader_read(struct rngd_slot *s, void *buf, size_t len)
 	ssize_t n;
 
 	__atomic_store_n(&s->read_since_ms, rngd_now_ms(), __ATOMIC_RELAXED);
+	s->src.why[0] = '\0';   /* what this call says, not an earlier one */
 	n = reader_call(s, buf, len);
 	__atomic_store_n(&s->read_since_ms, 0, __ATOMIC_RELAXED);
 	return n;
@@ -323,7 +324,7 @@ void *rngd_reader_main(void *arg)
 		 * (a regular file's open() then reports it exhausted). */
 		if (n == 0)
 			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_INFO, s->src.name,
-					 "end of data%s; closing and re-opening",
+					 "%s%s; closing and re-opening", s->src.why[0] ? s->src.why : "end of data",
 					 have ? " (partial block dropped)" : "");
 		else
 			rngd_log_limited(l->log, &s->reader_rl, rngd_now_ms(), LOG_WARNING, s->src.name,

@@ -48,6 +48,9 @@ before=$(stat -c %s "$T/sink")
 "$HELPER" gen random 20 "$T/p4" || fail gen
 timeout 10 sh -c 'cat "$1" > "$2"' sh "$T/p4" "$T/fifo" ||
 	fail "the writer of a FIFO re-created without a SIGHUP was never read"
+# The re-open says why, not "end of data".
+grep -q "file: $T/fifo was removed or replaced; closing and re-opening" "$T/log" ||
+	fail "the re-open the FIFO's removal asked for does not say so: $(grep 'closing and re-opening' "$T/log" | tail -2)"
 deadline=$(( $(date +%s) + 20 ))
 while [ "$(stat -c %s "$T/sink")" -le "$before" ]; do
 	[ "$(date +%s)" -gt "$deadline" ] && fail "nothing of the FIFO re-created without a SIGHUP reached the sink"
