@@ -80,8 +80,9 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 
 /* rngd/compat_sources.c: rng-tools' source names, indexes and keys in
  * o->source_args resolved to rngd's sources (called by rngd_compat_load()
- * once the command line is translated); 0 or -errno with a note. */
-int rngd_compat_resolve_sources(struct rngd_options *o);
+ * once the command line is translated); 0, or -errno with @err set
+ * (a peer's key whose value means nothing in its own terms). */
+int rngd_compat_resolve_sources(struct rngd_options *o, char err[RNGD_ERR_MAX]);
 
 /* -O SRC alone: SRC's keys and their values in @slots, or -EINVAL. */
 int rngd_compat_print_keys(FILE *out, const char *name, struct rngd_slot *slots, size_t n,

@@ -205,7 +205,7 @@ int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char 
 	if (r == 0) {
 		o->hwrng_select = hwrng_select;
 		hwrng_select = NULL;
-		r = rngd_compat_resolve_sources(o);
+		r = rngd_compat_resolve_sources(o, err);
 	}
 	free(hwrng_select);
 	if (r == 0 && o->ignorefail)

@@ -168,16 +168,18 @@ static int resolve_select(struct rngd_options *o, const struct rngd_source_arg *
  * (1 to 2500; its default 1 is one call); rngd's pkcs11:chunk is bytes per
  * call. More than 2500 calls, which rng-tools refuses, is one byte a call,
  * with a warning (as bytes it would mean the opposite); a value that is no
- * number goes through as written, for the source's own error.
+ * count of calls is refused in rng-tools' terms (told in rngd's, it would
+ * name a key and a range the user never wrote).
  */
 static int pkcs11_chunk_size(struct rngd_options *o, const char *text, const char *value,
-			     struct rngd_source_arg **out, size_t *n)
+			     struct rngd_source_arg **out, size_t *n, char err[RNGD_ERR_MAX])
 {
 	unsigned long calls, bytes;
 	int r;
 
 	if (rng_parse_uint(value, 1, ULONG_MAX, &calls) < 0)
-		return add_arg(out, n, RNGD_SRC_OPTION, "pkcs11:chunk:%s", value);
+		return rngd_fail(err, "-O %s: rng-tools' chunk_size needs how many calls fill a %d-byte block "
+				 "(1 or more), not '%s'", text, FIPS_BLOCK_BYTES, value);
 	bytes = calls > FIPS_BLOCK_BYTES ? 1 : FIPS_BLOCK_BYTES / calls;
 	r = rngd_options_note(o, calls > FIPS_BLOCK_BYTES ? LOG_WARNING : LOG_INFO,
 			      "-O %s: %lu call%s a %d-byte block, pkcs11:chunk:%lu (bytes a call)", text, calls,
@@ -186,7 +188,7 @@ static int pkcs11_chunk_size(struct rngd_options *o, const char *text, const cha
 }
 
 static int resolve_option(struct rngd_options *o, struct resolution *res, const char *text,
-			  struct rngd_source_arg **out, size_t *n)
+			  struct rngd_source_arg **out, size_t *n, char err[RNGD_ERR_MAX])
 {
 	const char *c1 = strchr(text, ':');
 	const char *c2 = strchr(c1 + 1, ':');
@@ -212,7 +214,7 @@ static int resolve_option(struct rngd_options *o, struct resolution *res, const 
 		return rngd_options_note(o, LOG_INFO, "-O %s: this rngd has no %s source; key %s ignored", text, peer_sources[k].name,
 			    key);
 	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "chunk_size") == 0)
-		return pkcs11_chunk_size(o, text, c2 + 1, out, n);
+		return pkcs11_chunk_size(o, text, c2 + 1, out, n, err);
 	if (k >= 0 && strcmp(peer_sources[k].name, "pkcs11") == 0 && strcmp(key, "engine_path") == 0) {
 		/* libp11's PKCS11_CTX_load() of that path: a PKCS#11 module. */
 		r = rngd_options_note(o, LOG_INFO, "-O %s: the PKCS#11 module, pkcs11:module", text);
@@ -255,7 +257,7 @@ static int note_file_keys_without_file(struct rngd_options *o, const struct reso
 }
 
 /* Rewrite o->source_args in rngd's own terms, in the order given. */
-int rngd_compat_resolve_sources(struct rngd_options *o)
+int rngd_compat_resolve_sources(struct rngd_options *o, char err[RNGD_ERR_MAX])
 {
 	struct rngd_source_arg *out = NULL;
 	struct resolution res = { 0 };
@@ -274,7 +276,7 @@ int rngd_compat_resolve_sources(struct rngd_options *o)
 			r = resolve_select(o, a, &out, &n);
 			break;
 		case RNGD_SRC_OPTION:
-			r = resolve_option(o, &res, a->text, &out, &n);
+			r = resolve_option(o, &res, a->text, &out, &n, err);
 			break;
 		}
 	}

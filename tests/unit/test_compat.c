@@ -210,13 +210,18 @@ static void pkcs11_keys_as_rng_tools_meant_them(void **state)
 	assert_true(has_note(&r.o, LOG_INFO, "pkcs11:chunk_size:1: 1 call a 2500-byte block, pkcs11:chunk:2500"));
 	rngd_options_free(&r.o);
 	/* Its upper bound; more calls than bytes is still a byte a call, never
-	 * that many bytes; 0 (no number of calls) is left to the source. */
+	 * that many bytes. */
 	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-O", "pkcs11:chunk_size:2500", "-O",
-			      "pkcs11:chunk_size:5000", "-O", "pkcs11:chunk_size:0", NULL), 0);
+			      "pkcs11:chunk_size:5000", NULL), 0);
 	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:1"));
 	assert_false(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:5000"));
 	assert_true(has_note(&r.o, LOG_WARNING, "pkcs11:chunk_size:5000: 5000 calls a 2500-byte block, pkcs11:chunk:1"));
-	assert_true(has_arg(&r.o, RNGD_SRC_OPTION, "pkcs11:chunk:0"));
+	rngd_options_free(&r.o);
+	/* No number of calls: refused in rng-tools' terms, not rngd's
+	 * "chunk '0' is not 1..65536 bytes", a key the user never wrote. */
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-O", "pkcs11:chunk_size:0", NULL), -EINVAL);
+	assert_string_equal(r.err, "-O pkcs11:chunk_size:0: rng-tools' chunk_size needs how many calls fill a "
+				   "2500-byte block (1 or more), not '0'");
 	rngd_options_free(&r.o);
 }
 
