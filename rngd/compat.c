@@ -363,6 +363,33 @@ static int translate_finish(struct translation *t)
 	return r;
 }
 
+/*
+ * A group of short options in rng-tools' words ("-fV"): its -V and -? are
+ * rngd's --version and --help, so the group goes letter by letter; a
+ * letter that takes a value keeps the rest of the word as it ("-fs64").
+ */
+static int push_rng_tools_group(struct rngd_argv *out, const char *w)
+{
+	for (const char *c = w + 1; *c; c++) {
+		const struct opt_def *d = rngd_opt_by_id((unsigned char)*c);
+		char one[3] = { '-', *c, '\0' };
+		const char *word = one;
+		char *with_value = NULL;
+		int r;
+
+		for (size_t k = 0; k < RNGD_PEER_RNG_TOOLS_WORDS; k++)
+			if (strcmp(one, rngd_peer_rng_tools_words[k].peer) == 0)
+				word = rngd_peer_rng_tools_words[k].native;
+		if (word == one && d && d->arg && c[1] && asprintf(&with_value, "-%s", c) < 0)
+			return -ENOMEM;
+		r = rngd_argv_push(out, with_value ? with_value : word);
+		free(with_value);
+		if (r < 0 || (word == one && d && d->arg))
+			return r;
+	}
+	return 0;
+}
+
 /* One personality's words (no --compat or --defaults-file among them)
  * onto @out in rngd's own: rng-tools 6's are rngd's but for a few renamed
  * long options; the others go through their option tables. */
@@ -377,6 +404,17 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 		for (size_t i = 0; i < n && r == 0; i++) {
 			const char *w = words[i];
 			char buf[RNGD_ERR_MAX];
+
+			if (strcmp(w, "--") == 0) {
+				/* getopt's end of options: the rest is passed as written. */
+				for (; i < n && r == 0; i++)
+					r = rngd_argv_push(out, words[i]);
+				break;
+			}
+			if (w[0] == '-' && w[1] != '-' && w[1] != '\0' && w[2] != '\0' && strpbrk(w + 1, "V?")) {
+				r = push_rng_tools_group(out, w);
+				continue;
+			}
 
 			for (size_t k = 0; k < RNGD_PEER_RNG_TOOLS_WORDS; k++) {
 				size_t len = strlen(rngd_peer_rng_tools_words[k].peer);

@@ -608,6 +608,32 @@ static void defaults_file_errors_name_the_file(void **state)
 	rngd_options_free(&run.o);
 }
 
+/* rng-tools' -V and -? inside a group of short options, as its argp
+ * reads them; a letter that takes a value keeps the rest of the word;
+ * after "--" nothing is an option. */
+static void rng_tools_short_groups(void **state)
+{
+	struct run r;
+
+	(void)state;
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-fV", NULL), 0);
+	assert_true(r.o.version && r.o.foreground);
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-?q", NULL), 0);
+	assert_true(r.o.help && r.o.quiet);
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-Vfs64", NULL), 0);
+	assert_true(r.o.version && r.o.foreground);
+	assert_int_equal(r.o.random_step, 64);
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "-fs0V", NULL), -EINVAL);
+	assert_string_equal(r.err, "-s needs a byte count 1..65536, not '0V'");
+	rngd_options_free(&r.o);
+	assert_int_equal(load(&r, "rngd", "-c", "/dev/null", "--", "-V", NULL), -EINVAL);
+	assert_string_equal(r.err, "unexpected argument '-V'");
+	rngd_options_free(&r.o);
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
@@ -618,5 +644,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(rng_tools5_personality),
 	cmocka_unit_test(defaults_file),
 	cmocka_unit_test(defaults_file_of_another_kind),
-	cmocka_unit_test(defaults_file_errors_name_the_file)
+	cmocka_unit_test(defaults_file_errors_name_the_file),
+	cmocka_unit_test(rng_tools_short_groups)
 )
