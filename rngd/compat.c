@@ -96,6 +96,7 @@ struct translation {
 	struct rngd_argv *out;
 	struct rngd_options *notes;
 	const char *peer;        /* for messages */
+	enum rngd_personality personality;
 	int help;                /* enum rngd_compat_print: its -? */
 	bool padlock_driver;     /* -R viapadlock / --hrng=viapadlock: -r is not read */
 	const char *rng_device;  /* the last -r, emitted at the end */
@@ -247,6 +248,25 @@ static const struct peer_opt *find_short(const struct peer_opt *table, char c)
 	return NULL;
 }
 
+void rngd_compat_letter_hint(enum rngd_personality p, char c, char *buf, size_t size)
+{
+	const struct peer_opt *peer;
+	const struct opt_def *d = rngd_opt_by_id((unsigned char)c);
+
+	buf[0] = '\0';
+	if (p != RNGD_PERSONALITY_RNG_TOOLS) {
+		if (d)
+			(void)snprintf(buf, size, "; rngd's own -%c is --%s, taken here as written", c, d->name);
+		return;
+	}
+	if ((peer = find_short(rngd_peer_debian_opts, c)))
+		(void)snprintf(buf, size, "; rng-tools-debian's -%c (--%s) is read with --compat=debian", c,
+			       peer->long_name);
+	else if ((peer = find_short(rngd_peer_rng_tools5_opts, c)))
+		(void)snprintf(buf, size, "; rng-tools5's -%c (--%s) is read with --compat=rng-tools5", c,
+			       peer->long_name);
+}
+
 /*
  * One peer command line (words[from..n)) onto t->out. Long options the
  * peer lacks pass through to rngd's own parser (--config, --hwrng-sysfs,
@@ -300,8 +320,12 @@ static int translate_peer(struct translation *t, const struct peer_opt *table, c
 				char opt[4] = { '-', *c, '\0', '\0' };
 				const char *value = NULL;
 
-				if (!p)
-					return rngd_fail(err, "unknown option '-%c' (%s)", *c, t->peer);
+				if (!p) {
+					char hint[128];
+
+					rngd_compat_letter_hint(t->personality, *c, hint, sizeof(hint));
+					return rngd_fail(err, "unknown option '-%c' (%s)%s", *c, t->peer, hint);
+				}
 				if (p->has_arg) {
 					if (c[1])
 						value = c + 1;
@@ -411,10 +435,6 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 					r = rngd_argv_push(out, words[i]);
 				break;
 			}
-			if (w[0] == '-' && w[1] != '-' && w[1] != '\0' && w[2] != '\0' && strpbrk(w + 1, "V?")) {
-				r = push_rng_tools_group(out, w);
-				continue;
-			}
 
 			for (size_t k = 0; k < RNGD_PEER_RNG_TOOLS_WORDS; k++) {
 				size_t len = strlen(rngd_peer_rng_tools_words[k].peer);
@@ -431,12 +451,17 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 				w = buf;
 				break;
 			}
-			r = rngd_argv_push(out, w);
+			if (w == words[i] && w[0] == '-' && w[1] != '-' && w[1] != '\0' && w[2] != '\0' &&
+			    strpbrk(w + 1, "V?"))
+				r = push_rng_tools_group(out, w);
+			else
+				r = rngd_argv_push(out, w);
 		}
 		return r;
 	}
 	table = p == RNGD_PERSONALITY_DEBIAN ? rngd_peer_debian_opts : rngd_peer_rng_tools5_opts;
 	t.peer = p == RNGD_PERSONALITY_DEBIAN ? "rng-tools-debian" : "rng-tools5";
+	t.personality = p;
 	t.help = p == RNGD_PERSONALITY_DEBIAN ? RNGD_COMPAT_PRINT_DEBIAN_HELP : RNGD_COMPAT_PRINT_RNG_TOOLS5_HELP;
 	r = translate_peer(&t, table, words, n, err);
 	if (r == 0)

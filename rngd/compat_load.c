@@ -111,8 +111,8 @@ static int check_alone(const struct rngd_argv *w, char err[RNGD_ERR_MAX])
 }
 
 /* Step 1: personality, --defaults-file and the peer's words to rngd's. */
-static int translate(struct rngd_argv *out, struct rngd_options *notes, char **hwrng_select, int argc,
-		     char *const argv[], char err[RNGD_ERR_MAX])
+static int translate(struct rngd_argv *out, struct rngd_options *notes, char **hwrng_select,
+		     enum rngd_personality *personality, int argc, char *const argv[], char err[RNGD_ERR_MAX])
 {
 	enum rngd_personality p = RNGD_PERSONALITY_RNG_TOOLS;
 	struct rngd_argv words = { 0 }, defaults = { 0 };
@@ -176,6 +176,7 @@ static int translate(struct rngd_argv *out, struct rngd_options *notes, char **h
 	}
 	if (r == 0)
 		r = rngd_compat_translate_words(out, notes, p, words.v, words.n, err);
+	*personality = p;
 	rngd_argv_free(&words);
 	rngd_argv_free(&defaults);
 	return r;
@@ -185,13 +186,24 @@ int rngd_compat_load(struct rngd_options *o, int argc, char *const argv[], char 
 {
 	struct rngd_argv native = { 0 };
 	struct rngd_options notes;
+	enum rngd_personality p = RNGD_PERSONALITY_RNG_TOOLS;
 	char *hwrng_select = NULL;
 	int r;
 
 	rngd_options_init(&notes);
-	r = translate(&native, &notes, &hwrng_select, argc, argv, err);
+	r = translate(&native, &notes, &hwrng_select, &p, argc, argv, err);
 	if (r == 0) {
 		r = rngd_options_load(o, (int)native.n, native.v, err);
+		/* rng-tools 6's words are rngd's: the letter rngd's parser did
+		 * not know may be another peer's. */
+		if (r == -EINVAL && p == RNGD_PERSONALITY_RNG_TOOLS && strncmp(err, "unknown option '-", 17) == 0 &&
+		    err[17] && err[17] != '-' && strcmp(err + 18, "'") == 0) {
+			char hint[128];
+
+			rngd_compat_letter_hint(p, err[17], hint, sizeof(hint));
+			if (hint[0])
+				rngd_fail(err, "unknown option '-%c'%s", err[17], hint);
+		}
 	} else {
 		rngd_options_init(o);
 		if (r == -ENOMEM)

@@ -296,11 +296,13 @@ static const struct reading viapadlock[] = {
 
 static const struct refusal debian_refused[] = {
 	/* rng-tools 6 letters that mean something else or nothing there. */
-	{ { "rngd", "--compat=debian", "-x", "hwrng" }, -EINVAL, "unknown option '-x' (rng-tools-debian)" },
+	{ { "rngd", "--compat=debian", "-x", "hwrng" }, -EINVAL,
+	  "unknown option '-x' (rng-tools-debian); rngd's own -x is --exclude, taken here as written" },
 	{ { "rngd", "--compat=debian", "-R", "bogus" }, -EINVAL, NULL },
 	{ { "rngd", "--compat=nope" }, -EINVAL, NULL },
 	/* Shortened as every long option may be: read, not passed over. */
-	{ { "rngd", "--comp=debian", "-x", "hwrng" }, -EINVAL, "unknown option '-x' (rng-tools-debian)" },
+	{ { "rngd", "--comp=debian", "-x", "hwrng" }, -EINVAL,
+	  "unknown option '-x' (rng-tools-debian); rngd's own -x is --exclude, taken here as written" },
 	{ { "rngd", "--comp", "nope" }, -EINVAL, "--compat needs rng-tools, debian or rng-tools5, not 'nope'" },
 	{ { "rngd", "--defaults=/nonexistent/rng-tools-debian" }, -ENOENT,
 	  "--defaults-file /nonexistent/rng-tools-debian: No such file or directory" },
@@ -634,6 +636,31 @@ static void rng_tools_short_groups(void **state)
 	rngd_options_free(&r.o);
 }
 
+/* A letter the personality lacks names the one that has it. */
+static void unknown_letters_hint_the_personality(void **state)
+{
+	static const struct {
+		const char *compat, *letter, *says;
+	} cases[] = {
+		{ "--compat=rng-tools", "-S", "unknown option '-S'; rng-tools-debian's -S (--stats-interval) is read with "
+					      "--compat=debian" },
+		{ "--compat=rng-tools", "-Z", "unknown option '-Z'" },
+		{ "--compat=debian", "-c", "unknown option '-c' (rng-tools-debian); rngd's own -c is --config, taken here "
+					   "as written" },
+		{ "--compat=rng-tools5", "-x", "unknown option '-x' (rng-tools5); rngd's own -x is --exclude, taken here "
+					       "as written" },
+	};
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load(&r, "rngd", cases[i].compat, cases[i].letter, "1", NULL), -EINVAL);
+		if (strcmp(r.err, cases[i].says) != 0)
+			fail_msg("%s %s: said '%s', want '%s'", cases[i].compat, cases[i].letter, r.err, cases[i].says);
+		rngd_options_free(&r.o);
+	}
+}
+
 RNGD_TEST_MAIN(
 	cmocka_unit_test(rhel_args),
 	cmocka_unit_test(indexes_keys_and_devices),
@@ -645,5 +672,6 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(defaults_file),
 	cmocka_unit_test(defaults_file_of_another_kind),
 	cmocka_unit_test(defaults_file_errors_name_the_file),
-	cmocka_unit_test(rng_tools_short_groups)
+	cmocka_unit_test(rng_tools_short_groups),
+	cmocka_unit_test(unknown_letters_hint_the_personality)
 )
