@@ -97,6 +97,8 @@ struct translation {
 	struct rngd_options *notes;
 	const char *peer;        /* for messages */
 	enum rngd_personality personality;
+	char *const *rest;       /* from a "--" on, passed as written, last */
+	size_t n_rest;
 	int help;                /* enum rngd_compat_print: its -? */
 	bool padlock_driver;     /* -R viapadlock / --hrng=viapadlock: -r is not read */
 	const char *rng_device;  /* the last -r, emitted at the end */
@@ -256,7 +258,7 @@ void rngd_compat_letter_hint(enum rngd_personality p, char c, char *buf, size_t 
 	buf[0] = '\0';
 	if (p != RNGD_PERSONALITY_RNG_TOOLS) {
 		if (d)
-			(void)snprintf(buf, size, "; rngd's own -%c is --%s, taken here as written", c, d->name);
+			(void)snprintf(buf, size, "; for rngd's own -%c, write --%s", c, d->name);
 		return;
 	}
 	if ((peer = find_short(rngd_peer_debian_opts, c)))
@@ -281,10 +283,10 @@ static int translate_peer(struct translation *t, const struct peer_opt *table, c
 		int r;
 
 		if (strcmp(w, "--") == 0) {
-			/* The peers' getopt stops here: what follows is no option. */
-			for (; i < n; i++)
-				if ((r = rngd_argv_push(t->out, words[i])) < 0)
-					return r;
+			/* The peers' getopt stops here: what follows is no
+			 * option, and comes after the device's words. */
+			t->rest = words + i;
+			t->n_rest = n - i;
 			break;
 		} else if (w[0] != '-' || w[1] == '\0') {
 			r = rngd_argv_push(t->out, w);
@@ -466,6 +468,8 @@ int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *note
 	r = translate_peer(&t, table, words, n, err);
 	if (r == 0)
 		r = translate_finish(&t);
+	for (size_t i = 0; i < t.n_rest && r == 0; i++)
+		r = rngd_argv_push(out, t.rest[i]);
 	free(t.entropy);
 	return r;
 }

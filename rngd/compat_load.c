@@ -80,7 +80,8 @@ static const char *long_value(int argc, char *const argv[], int *i, const char *
  * A "--" in RNGDOPTIONS: the peer's command line ends with them, so one
  * last ends nothing and goes; words after it would be the peer's
  * operands, which it has none of. (Left in, it would end the options of
- * rngd's own command line that follows.)
+ * rngd's own command line that follows.) A "--" that is an option's value
+ * ("-p --", a pid file named so) is taken for the end too.
  */
 static int end_at_double_dash(struct rngd_argv *w, const char *path, char err[RNGD_ERR_MAX])
 {

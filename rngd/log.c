@@ -157,7 +157,8 @@ bool rngd_log_limited(struct rngd_log *l, struct rngd_ratelimit *rl, uint64_t no
 	if (!allow)
 		return false;
 	if (suppressed)
-		snprintf(suffix, sizeof(suffix), " (%lu similar messages suppressed)", suppressed);
+		snprintf(suffix, sizeof(suffix), " (%lu similar message%s suppressed)", suppressed,
+			 suppressed == 1 ? "" : "s");
 	va_start(ap, fmt);
 	log_va(l, level, who, suffix, fmt, ap);
 	va_end(ap);

@@ -329,6 +329,8 @@ int rngd_loop_run(struct rngd_loop *l)
 
 	stop_readers(l);
 	l->running = false;
+	/* A first open noted just before the stop is said all the same. */
+	rngd_loop_say_late_opens(l);
 	/* The readers are gone: their rate-limit counters are ours to read,
 	 * except a stuck one's (it may still be logging when its call ends). */
 	for (size_t i = 0; i < l->n_slots; i++) {

@@ -115,6 +115,9 @@ static int parse_seconds_ms(const char *v, unsigned long min_ms, unsigned long m
 		return -EINVAL;
 	/* Non-negative and bounded by max_ms: round half up without libm. */
 	*out = (unsigned int)(s * 1000.0 + 0.5);
+	/* Not 0 ("no bound" or "none" for some), but rounded to it. */
+	if (*out == 0 && s > 0)
+		return -EDOM;
 	return 0;
 }
 
@@ -139,7 +142,12 @@ static int set_uint(unsigned int *field, const char *shown, const char *value, c
 static int set_seconds_ms(unsigned int *field_ms, const char *shown, const char *value, unsigned long min_ms,
 			  unsigned long max_ms, char err[RNGD_ERR_MAX])
 {
-	if (parse_seconds_ms(value, min_ms, max_ms, field_ms) < 0)
+	int r = parse_seconds_ms(value, min_ms, max_ms, field_ms);
+
+	if (r == -EDOM)
+		return rngd_fail(err, "%s needs 0 or at least 0.001 seconds (a millisecond is its step), not '%s'",
+				 shown, value);
+	if (r < 0)
 		return rngd_fail(err, "%s needs seconds %g..%g, not '%s'", shown, (double)min_ms / 1000.0,
 				 (double)max_ms / 1000.0, value);
 	return 0;
@@ -319,7 +327,7 @@ static int set_option(struct rngd_options *o, const struct opt_def *d, const cha
 			break;
 		}
 		if (!source_option_well_formed(value))
-			return rngd_fail(err, "-O (option) needs SOURCE:KEY:VALUE, not '%s'", value);
+			return rngd_fail(err, "%s needs SOURCE:KEY:VALUE, not '%s'", shown, value);
 		r = add_source_arg(o, RNGD_SRC_OPTION, value);
 		break;
 	case 'W':

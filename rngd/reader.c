@@ -173,6 +173,14 @@ static void reader_note_credit(struct rngd_slot *s, bool *may_credit)
 	*may_credit = now;
 }
 
+/* What an "opened" line names: the source's own words, else its path. */
+static const char *opened_what(const struct rng_source *src)
+{
+	const char *path = src->ops->path ? src->ops->path(src) : NULL;
+
+	return src->why[0] ? src->why : path ? path : "";
+}
+
 void *rngd_reader_main(void *arg)
 {
 	struct rngd_slot *s = arg;
@@ -235,11 +243,14 @@ void *rngd_reader_main(void *arg)
 				s->is_open = true;
 				first = s->reopens++ == 0;
 				read_since_open = false;
-				if (first)
+				if (first) {
+					const char *what = opened_what(&s->src);
+
 					rngd_slot_note_late_open(s, "opened%s%s after %u failed open%s in %.1f s",
-								 s->src.why[0] ? " " : "", s->src.why, failures,
+								 what[0] ? " " : "", what, failures,
 								 failures == 1 ? "" : "s",
 								 (double)(rngd_now_ms() - failing_since_ms) / 1000.0);
+				}
 			}
 			(void)pthread_mutex_unlock(&s->lock);
 			if (stop)
@@ -265,7 +276,8 @@ void *rngd_reader_main(void *arg)
 			}
 			if (failures > 0 && !first)
 				rngd_log(l->log, LOG_INFO, s->src.name, "opened again%s%s after %u failure%s in %.1f s",
-					 s->src.why[0] ? " " : "", s->src.why, failures, failures == 1 ? "" : "s",
+					 opened_what(&s->src)[0] ? " " : "", opened_what(&s->src), failures,
+					 failures == 1 ? "" : "s",
 					 (double)(rngd_now_ms() - failing_since_ms) / 1000.0);
 			failures = 0;
 			rngd_slot_warn_circular(l, s);

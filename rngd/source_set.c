@@ -279,9 +279,11 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 	 * --state-dir): without it, a restart would credit the same bytes
 	 * again. A file credited nothing at start is read from its start by
 	 * each run (gating a file twice is fine) and, keeping no offset, can
-	 * earn no credit until a restart (a SIGHUP cannot raise it).
+	 * earn no credit until a restart (a SIGHUP cannot raise it). Test mode
+	 * (-t) credits nothing and keeps no offset: a dry run must not use up
+	 * the file for the real one.
 	 */
-	for (size_t k = 0; k < n && r == 0; k++)
+	for (size_t k = 0; k < n && r == 0 && !o->test_mode; k++)
 		if (views[k].src->ops == &rng_source_file_ops &&
 		    credit_entropy_per_bit(views[k].src, views[k].set->credit_explicit, false) > 0 &&
 		    views[k].src->ops->set_option(views[k].src, "state_dir",

@@ -122,7 +122,9 @@ struct rng_source_ops {
 	 * reader starts, for the daemon's start-up check that no two sources
 	 * read one regular file (each would credit its bytes) and that the
 	 * file sink is not what a source reads (rngd would credit its own
-	 * output again). NULL: the source reads no file.
+	 * output again); and by its reader for the line of a first open
+	 * after the start, so it must not change once set. NULL: the source
+	 * reads no file.
 	 */
 	const char *(*path)(const struct rng_source *src);
 };

@@ -149,7 +149,7 @@ for bad in --no-such-option -Z; do
 	[ "$rc" = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] || fail "$bad: exit $rc, $(wc -l < "$T/err") lines"
 done
 "$GUARD" -- "$RNGD" --compat=debian --config=/dev/null -x hwrng > /dev/null 2> "$T/err"
-[ $? = 2 ] && [ "$(cat "$T/err")" = "rngd: unknown option '-x' (rng-tools-debian); rngd's own -x is --exclude, taken here as written" ] ||
+[ $? = 2 ] && [ "$(cat "$T/err")" = "rngd: unknown option '-x' (rng-tools-debian); for rngd's own -x, write --exclude" ] ||
 	fail "debian -x: $(cat "$T/err")"
 "$GUARD" -- "$RNGD" --config=/dev/null -H 1.0 > /dev/null 2> "$T/err"
 [ $? = 2 ] || fail "-H outside the debian personality was accepted"

@@ -151,13 +151,27 @@ sleep 0.3
 cp "$T/a" "$T/made-late"
 # Its first open says what it is credited, as the start's lines do, and
 # not "again".
-wait_log "file: opened .*after [0-9]+ failed opens? in [0-9.]+ s, 0\\.000 entropy bits per bit credited, priority -?[0-9]+" 20
+wait_log "file: opened $T/made-late after [0-9]+ failed opens? in [0-9.]+ s, 0\\.000 entropy bits per bit credited, priority -?[0-9]+" 20
 sleep 0.5
 stop_rngd TERM
 ! grep -q "file: opened again" "$T/log" || fail "the late file's first open said 'opened again'"
 ! grep -E "(warning|error): file: *$" "$T/log" || fail "an empty line for a late zero-credit file"
 [ "$(summary_field file "blocks passed")" -gt 0 ] 2>/dev/null || fail "no block of the late file passed"
 mv "$T/log.before-late" "$T/log"
+
+# A dry run (-t) reads a credited file but keeps no offset of it: the
+# real run after it still has the whole file (it said "exhausted").
+"$HELPER" gen random 20 "$T/dry" || fail gen
+start_rngd -t -x all -r "$T/dry" -O file:entropy_per_bit:1 --state-dir="$T/state.dry"
+sleep 1
+stop_rngd TERM
+[ -z "$(ls -A "$T/state.dry" 2>/dev/null)" ] || fail "-t kept a read offset: $(ls "$T/state.dry")"
+mv "$T/log" "$T/log.before-dry"
+start_rngd -x all -r "$T/dry" -O file:entropy_per_bit:1 -o "$T/dry.sink" --state-dir="$T/state.dry"
+wait_log "file: (exhausted|end of data)" 20
+stop_rngd TERM
+[ "$(summary_field file "blocks passed")" -gt 0 ] 2>/dev/null || fail "after a -t run the real run read nothing of the file"
+mv "$T/log.before-dry" "$T/log"
 
 python3 - "$T/a" "$T/sink" $blocks "$BLOCK" <<'PY' || fail "a block reached the sink twice"
 import sys

@@ -23,7 +23,7 @@ expect_usage "option '-r' needs a value" -c /dev/null -r
 expect_usage "-W needs a number of bits 0..4096, not 'lots'" -c /dev/null -W lots
 expect_usage "-s needs a byte count" -c /dev/null -s 0
 expect_usage "--on-fail needs drop or mix, not 'keep'" -c /dev/null --on-fail=keep
-expect_usage "-O (option) needs SOURCE:KEY:VALUE, not 'hwrng:device'" -c /dev/null -O hwrng:device
+expect_usage "-O needs SOURCE:KEY:VALUE, not 'hwrng:device'" -c /dev/null -O hwrng:device
 expect_usage "-O nosuch: no source named 'nosuch'" -c /dev/null -O nosuch
 expect_usage "no source named 'nosuch'" -c /dev/null -x nosuch
 expect_usage "source hwrng: unknown option 'colour' (known: device)" -c /dev/null -O hwrng:colour:red

@@ -124,7 +124,7 @@ good --egd-socket-mode=0777
 bad 2 "-W needs|not '4097'" -W 4097
 bad 2 "-s needs|not '0'" -s 0
 bad 2 "--on-fail needs drop or mix, not 'Drop'" --on-fail=Drop
-bad 2 "-O (option) needs SOURCE:KEY:VALUE, not 'file:path'" -O file:path
+bad 2 "-O needs SOURCE:KEY:VALUE, not 'file:path'" -O file:path
 bad 2 "needs a number 0.0..1.0, not '1.01'" -O file:entropy_per_bit:1.01
 bad 2 "needs a number 0.0..1.0, not '-0.01'" -O file:entropy_per_bit:-0.01
 bad 2 "needs an integer -1000..1000, not '1001'" -O file:priority:1001
@@ -141,7 +141,7 @@ for opt in rng-device random-device pid-file drop-privileges exclude include opt
 	retest-max topup-interval topup-bytes hwrng-sysfs state-dir egd-socket egd-socket-mode \
 	egd-socket-group egd-rate egd-burst egd-clients egd-prime; do
 	case $opt in
-	option) bad 2 "-O (option) needs SOURCE:KEY:VALUE, not ''" --$opt= ;;
+	option) bad 2 "--option needs SOURCE:KEY:VALUE, not ''" --$opt= ;;
 	*) bad 2 "--$opt needs" --$opt= ;;
 	esac
 done

@@ -1,11 +1,11 @@
 # tests/unit/daemon.mk: cmocka tests of the daemon's option/config parsing
 # and credit policy.
-DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c $(TESTS_LIB_ARGV) \
+DAEMON_OPTIONS_TEST_FILES = tests/unit/test_daemon_options.c $(TESTS_LIB_ARGV) $(TESTS_LIB_SLURP) \
 	rngd/options.c rngd/options_table.c rngd/argv_scan.c sources/parse_num.c rngd/config.c rngd/options.h
 DAEMON_CREDIT_TEST_FILES = tests/unit/test_daemon_credit.c rngd/credit.c rngd/credit.h
 DAEMON_LOG_TEST_FILES = tests/unit/test_daemon_log.c rngd/log.c rngd/log.h
 DAEMON_POLICY_TEST_FILES = tests/unit/test_daemon_policy.c rngd/policy.c rngd/policy.h
-DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c rngd/loop.c rngd/loop.h rngd/slot.c rngd/slot.h rngd/slow_call.c rngd/file_clash.c rngd/block_flow.c rngd/loop_jobs.c rngd/policy.c rngd/reader.c rngd/reader.h rngd/start_open.c rngd/log.c \
+DAEMON_LOOP_TEST_FILES = tests/unit/test_daemon_loop.c $(TESTS_LIB_SLURP) rngd/loop.c rngd/loop.h rngd/slot.c rngd/slot.h rngd/slow_call.c rngd/file_clash.c rngd/block_flow.c rngd/loop_jobs.c rngd/policy.c rngd/reader.c rngd/reader.h rngd/start_open.c rngd/log.c \
 	rngd/credit.c rngd/stats.c rngd/notify.c rngd/hwrng_quality.c rngd/hwrng_quality_state.c rngd/sink_file.c
 DAEMON_LOOP_TEST_LIBS = sources/libsources.a fips/libfips.a $(SOURCES_LIBS) $(FIPS_LIBS) \
 	$(CMOCKA_LIBS) -lm

@@ -297,12 +297,12 @@ static const struct reading viapadlock[] = {
 static const struct refusal debian_refused[] = {
 	/* rng-tools 6 letters that mean something else or nothing there. */
 	{ { "rngd", "--compat=debian", "-x", "hwrng" }, -EINVAL,
-	  "unknown option '-x' (rng-tools-debian); rngd's own -x is --exclude, taken here as written" },
+	  "unknown option '-x' (rng-tools-debian); for rngd's own -x, write --exclude" },
 	{ { "rngd", "--compat=debian", "-R", "bogus" }, -EINVAL, NULL },
 	{ { "rngd", "--compat=nope" }, -EINVAL, NULL },
 	/* Shortened as every long option may be: read, not passed over. */
 	{ { "rngd", "--comp=debian", "-x", "hwrng" }, -EINVAL,
-	  "unknown option '-x' (rng-tools-debian); rngd's own -x is --exclude, taken here as written" },
+	  "unknown option '-x' (rng-tools-debian); for rngd's own -x, write --exclude" },
 	{ { "rngd", "--comp", "nope" }, -EINVAL, "--compat needs rng-tools, debian or rng-tools5, not 'nope'" },
 	{ { "rngd", "--defaults=/nonexistent/rng-tools-debian" }, -ENOENT,
 	  "--defaults-file /nonexistent/rng-tools-debian: No such file or directory" },
@@ -604,9 +604,13 @@ static void defaults_file_errors_name_the_file(void **state)
 		unlink(path);
 		free(path);
 	}
-	/* On a peer's own command line, "--" ends its options as getopt's does. */
+	/* On a peer's own command line, "--" ends its options as getopt's does,
+	 * after the words its -r and -H become. */
 	assert_int_equal(load(&run, "rngd", "--compat=debian", "--", "-f", NULL), -EINVAL);
 	assert_string_equal(run.err, "unexpected argument '-f'");
+	rngd_options_free(&run.o);
+	assert_int_equal(load(&run, "rngd", "--compat=rng-tools5", "--config=/dev/null", "-r", "/dev/null", "--", NULL), 0);
+	assert_true(has_arg(&run.o, RNGD_SRC_OPTION, "hwrng:device:/dev/null"));
 	rngd_options_free(&run.o);
 }
 
@@ -645,10 +649,8 @@ static void unknown_letters_hint_the_personality(void **state)
 		{ "--compat=rng-tools", "-S", "unknown option '-S'; rng-tools-debian's -S (--stats-interval) is read with "
 					      "--compat=debian" },
 		{ "--compat=rng-tools", "-Z", "unknown option '-Z'" },
-		{ "--compat=debian", "-c", "unknown option '-c' (rng-tools-debian); rngd's own -c is --config, taken here "
-					   "as written" },
-		{ "--compat=rng-tools5", "-x", "unknown option '-x' (rng-tools5); rngd's own -x is --exclude, taken here "
-					       "as written" },
+		{ "--compat=debian", "-c", "unknown option '-c' (rng-tools-debian); for rngd's own -c, write --config" },
+		{ "--compat=rng-tools5", "-x", "unknown option '-x' (rng-tools5); for rngd's own -x, write --exclude" },
 	};
 	struct run r;
 

@@ -31,6 +31,7 @@
 #include "rngd/loop.h"
 #include "rngd/reader.h"
 #include "rngd/slot.h"
+#include "tests/lib/slurp.h"
 #include "tests/lib/splitmix64.h"
 
 static void sleep_ms(unsigned int ms)
@@ -268,6 +269,7 @@ struct run {
 	/* >0: late reads said by @probe_at_ms into the run, in @late_by_probe */
 	unsigned int probe_at_ms;
 	unsigned int late_by_probe;
+	const char *log_to;        /* set: the run's log lines, info and up, in this file */
 };
 
 /* What the main thread said by r->probe_at_ms; calls_late is its, under
@@ -320,12 +322,18 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	struct rngd_loop *loop;
 	struct timespec t0, t1;
 	pthread_t t, probe;
+	int saved_stderr = -1, log_fd = -1;
 
 	r->slot = fake_slot_new(&r->src);
 	/* Kept, retrying, like a named device; a slow one is named too (an
 	 * unnamed source still opening does not count as usable). */
 	r->slot->settings.explicit = r->src.open_fails || r->src.open_hold_ms || r->src.fail_first_opens;
-	rngd_log_init(&log, true, LOG_CRIT);
+	rngd_log_init(&log, true, r->log_to ? LOG_INFO : LOG_CRIT);
+	if (r->log_to) {
+		saved_stderr = dup(STDERR_FILENO);
+		log_fd = open(r->log_to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		assert_true(saved_stderr >= 0 && log_fd >= 0 && dup2(log_fd, STDERR_FILENO) == STDERR_FILENO);
+	}
 	assert_int_equal(rngd_loop_new(&loop, &log, &sink, r->slot, 1, &r->cfg), 0);
 	if (r->probe_at_ms)
 		assert_int_equal(pthread_create(&probe, NULL, probe_late_reads, r), 0);
@@ -337,6 +345,11 @@ static void run_loop_sink(struct run *r, unsigned int term_after_ms, struct rng_
 	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->run_ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
 	r->state_at_end = rngd_slot_state(r->slot);
+	if (r->log_to) {
+		(void)dup2(saved_stderr, STDERR_FILENO);
+		(void)close(saved_stderr);
+		(void)close(log_fd);
+	}
 	if (term_after_ms)
 		(void)pthread_join(t, NULL);
 	if (r->probe_at_ms)
@@ -749,20 +762,40 @@ static void test_open_failure_backs_off(void **state)
 
 /*
  * A named source whose open failed at start opens later (a device that
- * appears): the "opened again" line says what that open said, not the
- * last failure's reason, which most opens leave in place when they
- * succeed ("hwrng: opened again open /dev/hwrng: No such file ...").
+ * appears): its first open is "opened", with the credit it is read at,
+ * and says what that open said, not the last failure's reason, which
+ * most opens leave in place when they succeed ("hwrng: opened again open
+ * /dev/hwrng: No such file ...").
  */
 static void test_open_after_failures_drops_the_old_reason(void **state)
 {
 	struct run *r = *state;
+	char path[] = "/tmp/test_daemon_loop_log.XXXXXX";
+	int fd = mkstemp(path);
+	char *text, *line, *end;
+	size_t len;
 
+	assert_true(fd >= 0);
+	(void)close(fd);
+	r->log_to = path;
 	r->src.fail_first_opens = 2;
 	run_loop(r, 1000);
 	assert_int_equal(r->exit_code, RNGD_EXIT_OK);
 	assert_true(r->src.opens >= 3);
 	assert_true(r->src.reads > 0);
-	assert_string_equal(r->slot->src.why, "");
+	text = (char *)test_slurp(path, &len);
+	assert_non_null(text);
+	line = strstr(text, "fake: opened after 2 failed opens in ");
+	if (!line)
+		fail_msg("no first-open line in: %s", text);
+	end = strchr(line, '\n');
+	if (end)
+		*end = '\0';
+	assert_non_null(strstr(line, " entropy bits per bit credited, priority "));
+	assert_null(strstr(line, "No such file"));
+	assert_null(strstr(end ? end + 1 : "", "fake: opened"));   /* said once */
+	free(text);
+	(void)unlink(path);
 }
 
 /* What the reader of a stalled FIFO does: nothing for @ms, then drains
@@ -886,11 +919,8 @@ static void test_queue_wiped(void **state)
 	assert_true(all_zero(r->slot->ring, RNGD_QUEUE_BLOCKS * sizeof(*r->slot->ring)));
 }
 
-/* The snapshot copies each field from its own place: a reader open after
- * errors must not look closed, nor its read errors show 0 or the reopens
- * counter beside them. */
-/* The names are what users see in the stats lines, STATUS= and the
- * rngd_source_state label: one each, as rngd.8 spells them. */
+/* The names users see in the stats lines, STATUS= and the
+ * rngd_source_state label (rngd.8, state): one each, none "?". */
 static void test_slot_state_names(void **state)
 {
 	static const char *const want[] = { "active", "quarantined", "exhausted", "down", "waiting", "disabled" };
@@ -902,6 +932,9 @@ static void test_slot_state_names(void **state)
 	assert_string_equal(rngd_slot_state_name((enum rngd_slot_state)(RNGD_SLOT_DISABLED + 1)), "?");
 }
 
+/* The snapshot copies each field from its own place: a reader open after
+ * errors must not look closed, nor its read errors show 0 or the reopens
+ * counter beside them. */
 static void test_reader_snapshot_fields(void **state)
 {
 	struct fake_source src = { 0 };

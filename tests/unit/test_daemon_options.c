@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tests/lib/test_main.h"
+#include "tests/lib/slurp.h"
 
 #include "rngd/argv_scan.h"
 #include "rngd/options.h"
@@ -127,6 +128,9 @@ static void test_bad_values(void **state)
 		{ "--ready-timeout", "0x10", "needs seconds 0..60, not '0x10'" },
 		{ "--open-wait", ".", "needs seconds 0..3600, not '.'" },
 		{ "--open-wait", "1.2.3", "needs seconds 0..3600, not '1.2.3'" },
+		/* Not 0, which is "no bound", but rounded to it. */
+		{ "--open-wait", "0.0001", "needs 0 or at least 0.001 seconds" },
+		{ "--ready-timeout", "0.0004", "needs 0 or at least 0.001 seconds" },
 		{ "--on-fail", "keep", "needs drop or mix, not 'keep'" },
 		{ "-O", "hwrng:device", "needs SOURCE:KEY:VALUE" },
 		{ "-O", "bad name", "needs SOURCE:KEY:VALUE" },
@@ -418,6 +422,38 @@ static void beyond_by(char out[40], const struct opt_number *num, const char *bo
 
 /* Every "[MIN..MAX]" that --help prints is what the parser takes: both
  * ends, and neither one step beyond. */
+/* Every key of the config file is in rngd.conf(5), as man groff spells it. */
+static void test_every_config_key_in_rngd_conf_5(void **state)
+{
+	const char *srcdir = getenv("top_srcdir");
+	char path[4096];
+	char *text;
+	size_t len;
+
+	(void)state;
+	if (!srcdir)
+		skip();
+	snprintf(path, sizeof(path), "%s/man/rngd.conf.5", srcdir);
+	text = (char *)test_slurp(path, &len);
+	assert_non_null(text);
+	for (size_t i = 0; i < rngd_n_opt_defs; i++) {
+		char groff[128];
+		size_t n = 0;
+
+		if (!(rngd_opt_defs[i].where & WHERE_CONFIG))
+			continue;
+		for (const char *c = rngd_opt_defs[i].name; *c && n + 3 < sizeof(groff); c++) {
+			if (*c == '-')
+				groff[n++] = '\\';
+			groff[n++] = *c;
+		}
+		groff[n] = '\0';
+		if (!strstr(text, groff))
+			fail_msg("rngd.conf(5) does not document the key '%s'", rngd_opt_defs[i].name);
+	}
+	free(text);
+}
+
 static void test_help_prints_the_ranges_in_effect(void **state)
 {
 	char err[RNGD_ERR_MAX];
@@ -585,6 +621,7 @@ RNGD_TEST_MAIN(
 	cmocka_unit_test(test_argv_scan_long_forms),
 	cmocka_unit_test(test_argv_scan_errors),
 	cmocka_unit_test(test_help_prints_the_defaults_in_effect),
+	cmocka_unit_test(test_every_config_key_in_rngd_conf_5),
 	cmocka_unit_test(test_help_prints_the_ranges_in_effect),
 	cmocka_unit_test(test_every_option),
 	cmocka_unit_test(test_background_after_foreground),
