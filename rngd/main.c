@@ -121,13 +121,30 @@ static void loop_config_from(struct rngd_loop_config *c, const struct rngd_optio
 	c->test_mode = o->test_mode;
 }
 
+/* After a reload: each source whose credit it changed, one line. */
+static void log_credit_changes(struct rngd *d, const double *before)
+{
+	for (size_t i = 0; i < d->n_slots && before; i++) {
+		const struct rngd_slot *slot = rngd_slot_at(d->slots, i);
+		const struct rng_source *s = rngd_slot_source(slot);
+
+		if (rngd_slot_enabled(slot) && s->entropy_per_bit != before[i])
+			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (was %.3f)",
+				 s->entropy_per_bit, before[i]);
+	}
+}
+
 /* SIGHUP: the same sources, new settings; 0 or -errno (logged here). */
 static int reload(struct rngd *d)
 {
 	struct rngd_options fresh;
 	struct rngd_loop_config lc;
 	char err[RNGD_ERR_MAX];
+	double *before = calloc(d->n_slots ? d->n_slots : 1, sizeof(*before));
 	int r;
+
+	for (size_t i = 0; i < d->n_slots && before; i++)
+		before[i] = rngd_slot_source(rngd_slot_at(d->slots, i))->entropy_per_bit;
 
 	r = rngd_compat_load(&fresh, d->argc, d->argv, err);
 	/* A defaults file's RNGDOPTIONS can gain -V or --list: the next start
@@ -143,6 +160,7 @@ static int reload(struct rngd *d)
 		one_line(err);
 		rngd_log(&d->log, LOG_ERR, "rngd", "configuration not reloaded (%s); keeping the old one", err);
 		rngd_options_free(&fresh);
+		free(before);
 		return r;
 	}
 	rngd_options_free(&d->opts);
@@ -163,6 +181,8 @@ static int reload(struct rngd *d)
 	for (size_t i = 0; i < d->opts.n_notes; i++)
 		if (d->opts.notes[i].level <= LOG_WARNING)
 			rngd_log(&d->log, d->opts.notes[i].level, "rngd", "%s", d->opts.notes[i].text);
+	log_credit_changes(d, before);
+	free(before);
 	rngd_log(&d->log, LOG_INFO, "rngd", "configuration reloaded");
 	return 0;
 }

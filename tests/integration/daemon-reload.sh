@@ -112,6 +112,10 @@ for _ in $(seq 100); do [ "$(grep -c 'configuration reloaded' "$T/log")" -ge 2 ]
 [ "$(grep -c 'configuration reloaded' "$T/log")" -ge 2 ] || fail "the good reload was not applied"
 grep -q "warning: rngd: $T/rng-tools-debian:3: not a variable assignment, not run: true" "$T/log" ||
 	fail "the reload did not warn of the line it does not run"
+# The new credit is said, as a start says it; a refused reload said none.
+[ "$(grep -c 'earns .* bits per bit, as written (was' "$T/log")" = 1 ] &&
+	grep -qE "notice: [a-z0-9.]+: earns 0\.050 bits per bit, as written \(was 0\.100\)" "$T/log" ||
+	fail "the reload's credit change was not said once: $(grep 'earns' "$T/log")"
 sleep 1.2
 mark=$(log_lines)
 wait_adds 2
