@@ -338,7 +338,8 @@ int rngd_loop_run(struct rngd_loop *l)
 		unsigned long n = s->main_rl.suppressed + (s->stuck ? 0 : s->reader_rl.suppressed);
 
 		if (s->started && n)
-			rngd_log(l->log, LOG_NOTICE, s->src.name, "%lu repeated messages were suppressed", n);
+			rngd_log(l->log, LOG_NOTICE, s->src.name, "%lu repeated message%s suppressed", n,
+				 n == 1 ? " was" : "s were");
 	}
 	rngd_loop_jobs_final(l);
 	return exit_code;

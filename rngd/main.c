@@ -29,6 +29,7 @@
 
 #include "rngd/background.h"
 #include "rngd/compat.h"
+#include "rngd/credit.h"
 #include "rngd/file_clash.h"
 #include "rngd/daemon.h"
 #include "rngd/egd_reserve.h"
@@ -121,16 +122,25 @@ static void loop_config_from(struct rngd_loop_config *c, const struct rngd_optio
 	c->test_mode = o->test_mode;
 }
 
+/* What @i's source earns now, as the loop credits it (its default's
+ * facts, -e, a file's kept offset), not the bare setting. */
+static double slot_credit(struct rngd *d, size_t i)
+{
+	struct rngd_slot *slot = rngd_slot_at(d->slots, i);
+
+	return credit_entropy_per_bit(rngd_slot_source(slot), rngd_slot_settings(slot)->credit_explicit, false);
+}
+
 /* After a reload: each source whose credit it changed, one line. */
 static void log_credit_changes(struct rngd *d, const double *before)
 {
 	for (size_t i = 0; i < d->n_slots && before; i++) {
-		const struct rngd_slot *slot = rngd_slot_at(d->slots, i);
-		const struct rng_source *s = rngd_slot_source(slot);
+		struct rngd_slot *slot = rngd_slot_at(d->slots, i);
+		double now = slot_credit(d, i);
 
-		if (rngd_slot_enabled(slot) && s->entropy_per_bit != before[i])
-			rngd_log(&d->log, LOG_NOTICE, s->name, "earns %.3f bits per bit, as written (was %.3f)",
-				 s->entropy_per_bit, before[i]);
+		if (rngd_slot_enabled(slot) && now != before[i])
+			rngd_log(&d->log, LOG_NOTICE, rngd_slot_source(slot)->name, "earns %.3f bits per bit%s (was %.3f)",
+				 now, rngd_slot_settings(slot)->credit_explicit ? ", as written" : "", before[i]);
 	}
 }
 
@@ -144,7 +154,7 @@ static int reload(struct rngd *d)
 	int r;
 
 	for (size_t i = 0; i < d->n_slots && before; i++)
-		before[i] = rngd_slot_source(rngd_slot_at(d->slots, i))->entropy_per_bit;
+		before[i] = slot_credit(d, i);
 
 	r = rngd_compat_load(&fresh, d->argc, d->argv, err);
 	/* A defaults file's RNGDOPTIONS can gain -V or --list: the next start

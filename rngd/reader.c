@@ -243,7 +243,7 @@ void *rngd_reader_main(void *arg)
 				s->is_open = true;
 				first = s->reopens++ == 0;
 				read_since_open = false;
-				if (first) {
+				if (first && !s->stop) {
 					const char *what = opened_what(&s->src);
 
 					rngd_slot_note_late_open(s, "opened%s%s after %u failed open%s in %.1f s",

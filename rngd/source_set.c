@@ -280,14 +280,16 @@ int rngd_source_set_build(const struct rngd_options *o, struct rngd_slot **out, 
 	 * again. A file credited nothing at start is read from its start by
 	 * each run (gating a file twice is fine) and, keeping no offset, can
 	 * earn no credit until a restart (a SIGHUP cannot raise it). Test mode
-	 * (-t) credits nothing and keeps no offset: a dry run must not use up
-	 * the file for the real one.
+	 * (-t) credits nothing anyway and keeps no offset ("dry_run"): a dry
+	 * run must not use up the file for the real one.
 	 */
-	for (size_t k = 0; k < n && r == 0 && !o->test_mode; k++)
+	for (size_t k = 0; k < n && r == 0; k++)
 		if (views[k].src->ops == &rng_source_file_ops &&
 		    credit_entropy_per_bit(views[k].src, views[k].set->credit_explicit, false) > 0 &&
-		    views[k].src->ops->set_option(views[k].src, "state_dir",
-						  o->state_dir ? o->state_dir : RNGD_DEFAULT_STATE_DIR) < 0)
+		    (o->test_mode ? views[k].src->ops->set_option(views[k].src, "dry_run", "yes")
+				  : views[k].src->ops->set_option(views[k].src, "state_dir",
+								  o->state_dir ? o->state_dir
+									       : RNGD_DEFAULT_STATE_DIR)) < 0)
 			r = rngd_fail(err, "--state-dir %s: too long", o->state_dir);
 	free(views);
 	if (r < 0) {

@@ -136,6 +136,8 @@ kill -HUP "$RNGD_PID"
 for _ in $(seq 100); do [ "$(grep -c 'configuration reloaded' "$T/log")" -ge 2 ] && break; sleep 0.05; done
 [ "$(grep -c "file: the credit set does not take" "$T/log")" = 2 ] ||
 	fail "the second reload setting the credit said nothing: $(grep rngd: "$T/log" | tail -3)"
+# Nor does it claim the credit it did not give ("earns 1.000 ... (was 0.000)").
+! grep -q "file: earns" "$T/log" || fail "a reload claimed a credit that does not take: $(grep 'file: earns' "$T/log")"
 sleep 0.5
 stop_rngd TERM
 kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
@@ -166,6 +168,9 @@ start_rngd -t -x all -r "$T/dry" -O file:entropy_per_bit:1 --state-dir="$T/state
 sleep 1
 stop_rngd TERM
 [ -z "$(ls -A "$T/state.dry" 2>/dev/null)" ] || fail "-t kept a read offset: $(ls "$T/state.dry")"
+# It shows what the real run would earn, not 0 for the offset it keeps not.
+grep -q "file: opened $T/dry, 1.000 entropy bits per bit credited" "$T/log" ||
+	fail "-t's opened line: $(grep 'file: opened' "$T/log")"
 mv "$T/log" "$T/log.before-dry"
 start_rngd -x all -r "$T/dry" -O file:entropy_per_bit:1 -o "$T/dry.sink" --state-dir="$T/state.dry"
 wait_log "file: (exhausted|end of data)" 20
