@@ -78,14 +78,14 @@ void rngd_compat_print(FILE *out, int what, const char *prog);
 int rngd_compat_translate_words(struct rngd_argv *out, struct rngd_options *notes, enum rngd_personality p,
 				char *const words[], size_t n, char err[RNGD_ERR_MAX]);
 
-/* rngd/compat_sources.c: rng-tools' source names, indexes and keys in
- * o->source_args resolved to rngd's sources (called by rngd_compat_load()
- * once the command line is translated); 0, or -errno with @err set
- * (a peer's key whose value means nothing in its own terms). */
 /* A hint for a short option @c that personality @p does not know: another
  * personality's (rng-tools 6), or rngd's own (the peers); "" for none. */
 void rngd_compat_letter_hint(enum rngd_personality p, char c, char *buf, size_t size);
 
+/* rngd/compat_sources.c: rng-tools' source names, indexes and keys in
+ * o->source_args resolved to rngd's sources (called by rngd_compat_load()
+ * once the command line is translated); 0, or -errno with @err set
+ * (a peer's key whose value means nothing in its own terms). */
 int rngd_compat_resolve_sources(struct rngd_options *o, char err[RNGD_ERR_MAX]);
 
 /* -O SRC alone: SRC's keys and their values in @slots, or -EINVAL. */
